@@ -1,0 +1,81 @@
+"""The deal generator, exactly as specified in docs/rules.md.
+
+Everything is unsigned 32-bit arithmetic so that the browser engine reproduces it bit for bit.
+"""
+
+from __future__ import annotations
+
+from .cards import DECK_SIZE, Card
+
+MASK32 = 0xFFFFFFFF
+COLUMN_SIZES = (1, 6, 7, 8, 9, 10, 11)
+FACE_DOWN_AT_DEAL = (0, 1, 2, 3, 4, 5, 6)
+WARM_UP_DRAWS = 8
+
+
+def fmix32(x: int) -> int:
+    """MurmurHash3's finaliser: a bijection on 32-bit words."""
+    x ^= x >> 16
+    x = (x * 0x85EBCA6B) & MASK32
+    x ^= x >> 13
+    x = (x * 0xC2B2AE35) & MASK32
+    x ^= x >> 16
+    return x
+
+
+def _rotl(x: int, k: int) -> int:
+    return ((x << k) | (x >> (32 - k))) & MASK32
+
+
+class Xoshiro128:
+    """xoshiro128** seeded from a 33-bit deal number."""
+
+    def __init__(self, number: int) -> None:
+        hi, lo = number >> 32, number & MASK32
+        s0 = fmix32(lo ^ 0x9E3779B9)
+        s1 = fmix32(hi ^ 0x85EBCA6B)
+        s2 = fmix32(s0 ^ s1 ^ 0x6A09E667)
+        s3 = fmix32((s0 + s1 + 0xBB67AE85) & MASK32)
+        self.state = [s0, s1, s2, s3]
+        for _ in range(WARM_UP_DRAWS):
+            self.next()
+
+    def next(self) -> int:
+        s = self.state
+        result = (_rotl((s[1] * 5) & MASK32, 7) * 9) & MASK32
+        t = (s[1] << 9) & MASK32
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = _rotl(s[3], 11)
+        return result
+
+    def below(self, m: int) -> int:
+        """A uniform integer in 0 … m−1, by rejection sampling (no modulo bias)."""
+        limit = (1 << 32) - ((1 << 32) % m)
+        while True:
+            x = self.next()
+            if x < limit:
+                return x % m
+
+
+def shuffled_deck(number: int) -> list[Card]:
+    rng = Xoshiro128(number)
+    deck = list(range(DECK_SIZE))
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def deal_columns(number: int) -> list[list[Card]]:
+    """The seven columns, bottom to top; column k's bottom k−1 cards are face down."""
+    deck = shuffled_deck(number)
+    columns = []
+    start = 0
+    for size in COLUMN_SIZES:
+        columns.append(deck[start : start + size])
+        start += size
+    return columns

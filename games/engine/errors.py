@@ -1,0 +1,49 @@
+"""Narrow exceptions (all ``ValueError``s) and the closed list of refusal codes."""
+
+from __future__ import annotations
+
+# The closed list of refusal codes, in the order they are checked (docs/rules.md).
+REFUSAL_CODES = (
+    "bad_token",
+    "game_over",
+    "nothing_to_undo",
+    "face_down",
+    "not_foundation_top",
+    "same_column",
+    "not_last_card",
+    "foundation_order",
+    "group_too_large",
+    "empty_needs_king",
+    "wrong_rank",
+    "wrong_colour",
+)
+
+
+class InvalidCodeError(ValueError):
+    """A game code that cannot be read."""
+
+
+class Refusal(ValueError):
+    """Base for a refused token: carries a stable ``code`` and a message a player understands."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in REFUSAL_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidMoveError(Refusal):
+    """A token that is not a move at all (``bad_token``)."""
+
+    def __init__(self, token: str, index: int | None = None) -> None:
+        super().__init__(
+            "bad_token",
+            f"`{token}` is not a move: write a card and a destination like TD>5, or U to undo",
+        )
+        self.token = token
+        self.index = index
+
+
+class IllegalMoveError(Refusal):
+    """A well-formed move that the rules refuse in this position."""
