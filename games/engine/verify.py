@@ -1,0 +1,77 @@
+"""Replay verification: a log is legal up to its first refused token, which is reported."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .codes import GameCode
+from .errors import InvalidMoveError
+from .game import Game
+from .move import MOVES_BY_TEXT, UNDO
+
+# The version of the rules implementation; stored with every verified result.
+ENGINE_VERSION = "1"
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyError:
+    index: int  # 0-based, counting U tokens
+    token: str
+    code: str  # one of errors.REFUSAL_CODES
+    reason: str  # the sentence a player reads
+
+    def __str__(self) -> str:
+        return f"move {self.index + 1} `{self.token}`: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    legal: bool
+    won: bool
+    moves: int
+    foundation_cards: int
+    score: int
+    points: int
+    error: VerifyError | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def verify(code: GameCode | str, log: str | list[str]) -> Verdict:
+    """Replay ``log`` on the deal of ``code``.
+
+    Raises ``InvalidCodeError`` for an unreadable code; a bad or illegal token is not an
+    exception but the verdict's ``error`` (the figures are those before that token).
+    """
+    tokens = log.split() if isinstance(log, str) else list(log)
+    game = Game(code, keep_history=UNDO in tokens)
+    check, apply = game.check_move, game.apply_move
+    error = None
+    for index, text in enumerate(tokens):
+        move = MOVES_BY_TEXT.get(text)
+        if move is None:
+            if text != UNDO:
+                error = VerifyError(index, text, "bad_token", str(InvalidMoveError(text)))
+                break
+            refusal = "game_over" if game.is_won() else None if game.can_undo else "nothing_to_undo"
+            if refusal is None:
+                game.undo()
+                continue
+        else:
+            refusal = check(move.card, move.dest)
+            if refusal is None:
+                apply(move.card, move.dest)
+                continue
+        error = VerifyError(index, text, refusal, game.explain(refusal, move))
+        break
+    return Verdict(
+        legal=error is None,
+        won=game.is_won(),
+        moves=game.moves_made,
+        foundation_cards=game.foundation_cards,
+        score=game.ranked_score(),
+        points=game.points,
+        error=error,
+    )
