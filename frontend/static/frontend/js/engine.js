@@ -1,0 +1,17 @@
+// Yukon Solitaire rules for the browser: no DOM, no dependencies. The contract is
+// docs/rules.md; games/engine (Python) is the server's truth, and both engines pass the same
+// vectors in games/engine/vectors/. The modules under engine/ go bottom-up: cards, the deal,
+// codes, moves, refusal messages, scores, the game, verification.
+
+export {
+  ACE, CLUBS, DECK_SIZE, DIAMONDS, HEARTS, KING, RANKS, RANK_LABELS, SPADES, SUITS, SUIT_SYMBOLS,
+  cardLabel, cardName, isRed, makeCard, parseCard, rankLabel, rankOf, suitOf, suitSymbol,
+} from "./engine/cards.js";
+export { COLUMN_SIZES, DEAL_COUNT, FACE_DOWN_AT_DEAL, Xoshiro128, dealLayout, fmix32, shuffledDeck } from "./engine/deal.js";
+export { CLASSIC, CODE_VERSION, RELAXED, formatCode, parseCode } from "./engine/codes.js";
+export { IllegalMoveError, InvalidCodeError, InvalidMoveError, Refusal } from "./engine/errors.js";
+export { COLUMN_COUNT, FOUNDATION, Move, UNDO, formatLog, parseLog, parseToken } from "./engine/move.js";
+export { MESSAGES_EN, REFUSAL_CODES, formatRefusal } from "./engine/refusals.js";
+export { RANKED_MAX, RANKED_MIN, rankedScore } from "./engine/scoring.js";
+export { Game, MAX_GROUP } from "./engine/game.js";
+export { verify } from "./engine/verify.js";
