@@ -7,11 +7,11 @@ from .errors import REFUSAL_CODES, IllegalMoveError, InvalidCodeError, InvalidMo
 from .game import MAX_GROUP, Game, LegalMoves
 from .move import FOUNDATION, UNDO, Move, format_log, parse_log, parse_token
 from .scoring import ranked_score
-from .verify import ENGINE_VERSION, Verdict, VerifyError, verify
+from .verify import ENGINE_VERSION, Verdict, VerifyError, replay, verify
 
 __all__ = [
     "CARD_NAMES", "DEAL_COUNT", "ENGINE_VERSION", "FOUNDATION", "MAX_GROUP", "RANK", "REFUSAL_CODES",
     "SUIT", "UNDO", "Card", "Game", "GameCode", "IllegalMoveError", "InvalidCodeError", "InvalidMoveError",
     "LegalMoves", "Move", "Refusal", "Rules", "Verdict", "VerifyError", "card_label", "card_name",
-    "deal_columns", "format_code", "parse_card", "parse_log", "parse_token", "ranked_score", "verify",
+    "deal_columns", "format_code", "parse_card", "parse_log", "parse_token", "ranked_score", "replay", "verify",
 ]

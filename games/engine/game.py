@@ -14,6 +14,7 @@ from .cards import CARD_LABELS, CARD_NAMES, DECK_SIZE, KING, RANK, RED, SUIT, Ca
 from .codes import GameCode, Rules
 from .deal import FACE_DOWN_AT_DEAL, deal_columns
 from .errors import IllegalMoveError
+from .layout import format_table
 from .move import COLUMN_COUNT, FOUNDATION, MOVES, UNDO, Move, Token
 from .scoring import POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, ranked_score
 
@@ -110,6 +111,9 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.code} moves={self.moves_made} foundations={self.foundation_cards}>"
+
+    def __str__(self) -> str:
+        return format_table(self)
 
     # ----------------------------------------------------------------- the rules
 

@@ -39,22 +39,23 @@ class Verdict:
         return asdict(self)
 
 
-def verify(code: GameCode | str, log: str | list[str]) -> Verdict:
-    """Replay ``log`` on the deal of ``code``.
+def replay(
+    code: GameCode | str, log: str | list[str], *, keep_history: bool = True
+) -> tuple[Game, VerifyError | None]:
+    """Play ``log`` from the deal of ``code`` while it stays legal (scalachess: playWhileValid).
 
-    Raises ``InvalidCodeError`` for an unreadable code; a bad or illegal token is not an
-    exception but the verdict's ``error`` (the figures are those before that token).
+    Returns the position reached and the first refused token's error, or None. Raises
+    ``InvalidCodeError`` for an unreadable code. With ``keep_history=False`` the position
+    keeps a history only if the log holds an undo (faster; ``undo`` afterwards is refused).
     """
     tokens = log.split() if isinstance(log, str) else list(log)
-    game = Game(code, keep_history=UNDO in tokens)
+    game = Game(code, keep_history=keep_history or UNDO in tokens)
     check, apply = game.check_move, game.apply_move
-    error = None
     for index, text in enumerate(tokens):
         move = MOVES_BY_TEXT.get(text)
         if move is None:
             if text != UNDO:
-                error = VerifyError(index, text, "bad_token", str(InvalidMoveError(text)))
-                break
+                return game, VerifyError(index, text, "bad_token", str(InvalidMoveError(text)))
             refusal = "game_over" if game.is_won() else None if game.can_undo else "nothing_to_undo"
             if refusal is None:
                 game.undo()
@@ -64,8 +65,17 @@ def verify(code: GameCode | str, log: str | list[str]) -> Verdict:
             if refusal is None:
                 apply(move.card, move.dest)
                 continue
-        error = VerifyError(index, text, refusal, game.explain(refusal, move))
-        break
+        return game, VerifyError(index, text, refusal, game.explain(refusal, move))
+    return game, None
+
+
+def verify(code: GameCode | str, log: str | list[str]) -> Verdict:
+    """Replay ``log`` on the deal of ``code``.
+
+    Raises ``InvalidCodeError`` for an unreadable code; a bad or illegal token is not an
+    exception but the verdict's ``error`` (the figures are those before that token).
+    """
+    game, error = replay(code, log, keep_history=False)
     return Verdict(
         legal=error is None,
         won=game.is_won(),
