@@ -43,7 +43,13 @@ class GameCode:
         """Parse a code; lower case and surrounding white space are accepted."""
         if not isinstance(text, str):
             raise InvalidCodeError("a game code is text like YU1-C-AAAAAAB")
-        raw = text.strip().upper()
+        stripped = text.strip()
+        if not stripped.isascii():
+            # str.upper() would read "ı" as I and "ſ" as S: only ASCII letters may be lower case.
+            raise InvalidCodeError(
+                f"{stripped!r} is not a game code: use only letters A–Z, digits and '-', like YU1-C-AAAAAAB"
+            )
+        raw = stripped.upper()
         parts = raw.split("-")
         if len(parts) != 3:
             raise InvalidCodeError(
