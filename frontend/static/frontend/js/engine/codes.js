@@ -11,13 +11,19 @@ const DEAL_LETTERS = 7;
 const RULES_BY_LETTER = Object.freeze({ C: CLASSIC, R: RELAXED });
 const LETTER_BY_RULES = Object.freeze({ [CLASSIC]: "C", [RELAXED]: "R" });
 const DEAL_PART = /^[A-Z]{7}$/;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** `parseCode(" yu1-c-aaaaaab ")` → {code: "YU1-C-AAAAAAB", rules: "classic", number: 1}. */
 export function parseCode(text) {
   if (typeof text !== "string") throw new InvalidCodeError("a game code is text like YU1-C-AAAAAAB");
-  const parts = strip(text).toUpperCase().split("-");
+  const stripped = strip(text);
+  if (!ASCII.test(stripped)) {
+    // toUpperCase() would read "ı" as I and "ſ" as S: only ASCII letters may be lower case.
+    throw new InvalidCodeError(`"${stripped}" is not a game code: use only letters A–Z, digits and '-', like YU1-C-AAAAAAB`);
+  }
+  const parts = stripped.toUpperCase().split("-");
   if (parts.length !== 3) {
-    throw new InvalidCodeError(`"${strip(text)}" is not a game code: expected three parts like YU1-C-AAAAAAB`);
+    throw new InvalidCodeError(`"${stripped}" is not a game code: expected three parts like YU1-C-AAAAAAB`);
   }
   const [version, letter, deal] = parts;
   if (version !== CODE_VERSION) {
