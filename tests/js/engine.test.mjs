@@ -248,6 +248,11 @@ describe("refusals, in their order", () => {
       reason: "`9X>2` is not a move: write a card and a destination like TD>5, or U to undo",
     });
     assert.throws(() => Game.fromCode(DEAL).push("TD>9"), InvalidMoveError);
+    assert.deepEqual(play(...CLASSIC_WIN).check("TD>9"), {
+      code: "bad_token",
+      message: "`TD>9` is not a move: write a card and a destination like TD>5, or U to undo",
+      params: { token: "TD>9" },
+    });
   });
 
   test("game_over: any token, U included, once won", () => {

@@ -5,7 +5,7 @@ import { DECK_SIZE, KING, cardLabel, cardName, isRed, rankLabel, rankOf, suitOf,
 import { CLASSIC, RELAXED, formatCode, parseCode } from "./codes.js";
 import { dealLayout } from "./deal.js";
 import { IllegalMoveError } from "./errors.js";
-import { COLUMN_COUNT, FOUNDATION, Move, UNDO, parseToken } from "./move.js";
+import { COLUMN_COUNT, FOUNDATION, Move, UNDO, parseToken, tokenOrNull } from "./move.js";
 import { formatRefusal } from "./refusals.js";
 import { POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, rankedScore } from "./scoring.js";
 
@@ -102,7 +102,11 @@ export class Game {
 
   /** null if the token (a Move, UNDO or its text) can be played, else `{code, message, params}`. */
   check(token) {
-    token = typeof token === "string" ? parseToken(token) : token;
+    if (typeof token === "string") {
+      const text = token;
+      token = tokenOrNull(text);
+      if (token === null) return { code: "bad_token", message: formatRefusal("bad_token", { token: text }), params: { token: text } };
+    }
     const code = this.#refuse(token);
     if (code === null) return null;
     const params = this.#describe(code, token);
