@@ -1,0 +1,89 @@
+# Yukon Online. The two commands: `make run` serves the game, `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Which pytest tests to run; the full-stack ones need REDIS_URL and PostgreSQL.
+PYTEST_ARGS ?= -m "not stack"
+# JS_TESTS=0 leaves out the JavaScript tests (CI runs them in the first pass only).
+JS_TESTS ?= 1
+CHROMIUM ?= /usr/bin/chromium
+
+RUNTIME_STAMP := $(VENV)/.installed-requirements
+DEV_STAMP := $(VENV)/.installed-requirements-dev
+
+.PHONY: run test lint stack chromium help
+
+help:
+	@echo "make run    serve the game at http://$(HOST):$(PORT)/ (SQLite, no other service)"
+	@echo "make test   run every test: Python, JavaScript and browser (PYTEST_ARGS=... to select)"
+	@echo "make lint   ruff check"
+	@echo "make stack  gunicorn + Celery worker + Celery beat against DATABASE_URL and REDIS_URL"
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+		|| { echo "Yukon Online needs Python 3.10 or newer (3.11 is tested); set PYTHON=..."; exit 1; }
+	@$(PYTHON) -m venv $(VENV) \
+		|| { rm -rf $(VENV); echo "Could not create $(VENV). On Debian: apt-get install python3-venv"; exit 1; }
+
+# The stamps make the second run skip pip until a requirements file changes.
+$(RUNTIME_STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+$(DEV_STAMP): requirements-dev.txt requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@ $(RUNTIME_STAMP)
+
+run: $(RUNTIME_STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	@echo "Yukon Online is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
+	exec $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(DEV_STAMP) chromium
+	@status=0; \
+	$(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
+	if [ "$(JS_TESTS)" = 1 ]; then \
+		if compgen -G "tests/js/*.test.mjs" >/dev/null; then \
+			node --test tests/js/ || status=$$?; \
+		else \
+			echo "JavaScript tests: none in tests/js/ yet."; \
+		fi; \
+	fi; \
+	exit $$status
+
+# Browser tests use Debian's Chromium; as root, install it when it is missing.
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "Installing Debian's chromium for the browser tests..."; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			{ apt-get update -q && apt-get install -y -q chromium; } >/tmp/yukon-apt-chromium.log 2>&1 \
+				|| { echo "apt-get install chromium failed (log: /tmp/yukon-apt-chromium.log)"; \
+				     if [ -n "$$CI" ]; then exit 1; fi; }; \
+		else \
+			echo "Browser tests will be skipped: install Debian's chromium (apt-get install chromium) to run them."; \
+		fi; \
+	fi
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+
+# The full stack without Docker: point DATABASE_URL and REDIS_URL at running servers.
+stack: $(RUNTIME_STAMP)
+	@if [ -z "$$REDIS_URL" ]; then \
+		echo "make stack needs REDIS_URL (and usually DATABASE_URL); see docs/operations.md"; exit 1; \
+	fi
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	@mkdir -p var
+	@trap 'kill $$(jobs -p) 2>/dev/null; wait' EXIT INT TERM; \
+	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} \
+		$(BIN)/gunicorn -c python:yukon_site.gunicorn_conf yukon_site.wsgi & \
+	$(BIN)/celery -A yukon_site worker --loglevel INFO & \
+	$(BIN)/celery -A yukon_site beat --loglevel INFO --schedule var/celerybeat-schedule & \
+	wait -n

@@ -1,0 +1,1 @@
+# Rankings are added by the leaderboard issue.

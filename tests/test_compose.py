@@ -1,0 +1,95 @@
+"""docker-compose.yml and the Dockerfile, read as data: no Docker engine runs on these machines."""
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+SERVICES = {"postgres", "redis", "web", "worker", "beat"}
+APP_SERVICES = {"web", "worker", "beat"}
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text())
+
+
+def words(command) -> str:
+    return command if isinstance(command, str) else " ".join(command)
+
+
+def test_the_stack_has_its_five_services(compose):
+    assert set(compose["services"]) == SERVICES
+
+
+def test_every_service_runs_something(compose):
+    for name, service in compose["services"].items():
+        assert "image" in service or "build" in service, name
+        if name in APP_SERVICES:
+            assert service["build"] == "."
+            assert service["command"], name
+
+
+def test_data_lives_in_named_volumes(compose):
+    declared = set(compose["volumes"])
+    for name in ("postgres", "redis"):
+        mounts = compose["services"][name]["volumes"]
+        assert mounts, name
+        for mount in mounts:
+            source = mount.split(":")[0]
+            assert source in declared, f"{name} mounts {source}, which is not a named volume"
+
+
+def test_redis_persists_and_never_evicts(compose):
+    command = words(compose["services"]["redis"]["command"])
+
+    assert "--appendonly yes" in command
+    assert "--maxmemory-policy noeviction" in command
+
+
+def test_servers_have_health_checks_and_apps_wait_for_them(compose):
+    services = compose["services"]
+    for name in ("postgres", "redis", "web", "worker"):
+        assert services[name]["healthcheck"]["test"], name
+    for name in APP_SERVICES:
+        depends = services[name]["depends_on"]
+        for dependency in ("postgres", "redis"):
+            assert depends[dependency]["condition"] == "service_healthy"
+            assert "healthcheck" in services[dependency]
+
+
+def test_apps_run_in_production_mode_against_postgres_and_redis(compose):
+    for name in APP_SERVICES:
+        environment = compose["services"][name]["environment"]
+        assert environment["DEBUG"] == "0"
+        assert environment["DATABASE_URL"].startswith("postgres://")
+        assert environment["DATABASE_URL"].endswith("@postgres:5432/yukon")
+        assert environment["REDIS_URL"].startswith("redis://redis:6379/")
+        assert environment["SECRET_KEY"].startswith("${SECRET_KEY:?"), "never a default secret key"
+
+
+def test_each_app_service_starts_its_own_process(compose):
+    services = compose["services"]
+    assert "gunicorn" in words(services["web"]["command"])
+    assert "manage.py migrate" in words(services["web"]["command"])
+    assert "celery -A yukon_site worker" in words(services["worker"]["command"])
+    assert "celery -A yukon_site beat" in words(services["beat"]["command"])
+    assert "/healthz" in words(services["web"]["healthcheck"]["test"])
+
+
+def test_the_dockerfile_installs_the_pins_and_runs_unprivileged():
+    dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
+
+    assert re.search(r"^FROM python:3\.11", dockerfile, re.MULTILINE)
+    assert "pip install -r requirements.txt" in dockerfile
+    assert "collectstatic" in dockerfile
+    assert re.search(r"^USER (?!root)", dockerfile, re.MULTILINE)
+
+
+def test_local_secrets_stay_out_of_the_image():
+    ignored = (PROJECT_DIR / ".dockerignore").read_text().split()
+
+    for path in (".secret_key", ".env", ".venv", ".git"):
+        assert path in ignored

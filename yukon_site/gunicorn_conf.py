@@ -1,0 +1,26 @@
+"""Gunicorn settings: `gunicorn -c python:yukon_site.gunicorn_conf yukon_site.wsgi`.
+
+Workers come from WEB_CONCURRENCY (gunicorn's own variable), the address from GUNICORN_BIND.
+"""
+
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+timeout = 30
+graceful_timeout = 30
+accesslog = "-"
+errorlog = "-"
+# Log lines as JSON, like the application.
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "yukon_site.jsonlog.JsonLineFormatter"}},
+    "handlers": {
+        "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "json"}
+    },
+    "loggers": {
+        "gunicorn.error": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
+        "gunicorn.access": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
+    },
+}
