@@ -1,0 +1,1 @@
+"""The vector files shared with the browser engine, and the script that writes them (build.py)."""

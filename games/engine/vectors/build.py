@@ -1,0 +1,188 @@
+"""Write the vector files, the contract between the Python and the browser engines.
+
+    python -m games.engine.vectors.build
+
+rewrites codes.json, deals.json, logs.json, legal_moves.json and positions.json in this folder,
+identically on every run. Each log case is designed: a small search over deals finds a
+position that shows a rule, and the case is named after what it shows. The expected answers
+come from this engine; tests/engine checks the rules themselves by hand-made positions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..cards import CARD_NAMES
+from ..codes import GameCode
+from ..errors import REFUSAL_CODES, InvalidCodeError
+from ..game import Game
+from ..move import UNDO
+from .cases import Case, replayed
+from .design_play import bad_token_cases, undo_cases, white_space_case, win_cases
+from .design_rules import all_rule_cases
+from .wins import load_wins
+
+HERE = Path(__file__).parent
+
+CODE_INPUTS = (
+    "YU1-C-AAAAAAA",
+    " yu1-c-aaaaaab ",
+    "\tYU1-R-AAAAAAB\n",
+    "Yu1-r-AbCdEfG",
+    "YU1-R-ZZZZZZZ",
+    "YU1-C-NXMRLXV",
+    "yu1-c-nxmrlxw",
+    "YU1-R-NXMRLXX",
+    "YU1-C-BAAAAAA",
+    "YU1-R-AAAAAAZ",
+    "YU2-C-AAAAAAA",
+    "YU0-C-AAAAAAA",
+    "YU-C-AAAAAAA",
+    "YU1-X-AAAAAAA",
+    "YU1-CR-AAAAAAA",
+    "YU1--AAAAAAA",
+    "YU1-C-AAAAAA",
+    "YU1-C-AAAAAAAA",
+    "YU1-C-",
+    "YU1-C-AAAA1AA",
+    "YU1-C-AAA AAAA",
+    "YU1-C-AAAAAA_",
+    "YU1-C-ÄAAAAAA",
+    "yu1-c-aaaaaaı",
+    "YU1C-AAAAAAA",
+    "YU1-C-AAAAAAA-",
+    "YU1_C_AAAAAAA",
+    "",
+    "   ",
+)
+
+DEAL_CODES = (
+    "YU1-C-AAAAAAA",
+    "YU1-R-AAAAAAA",
+    "YU1-C-AAAAAAB",
+    "YU1-R-AAAAAAB",
+    "YU1-C-AAAAAAC",
+    "YU1-R-AAAAAAD",
+    "YU1-C-AAAAAAZ",
+    "YU1-R-AAAAABA",
+    "YU1-C-AAAZZZZ",
+    "YU1-C-BAAAAAA",
+    "YU1-R-HELLOYU",
+    "YU1-C-KLONDIK",
+    "YU1-R-MMMMMMM",
+    "YU1-C-NXMRLXV",
+    "YU1-C-NXMRLXW",
+    "YU1-R-NXMRLXW",
+    "YU1-C-NXMRLXX",
+    "YU1-C-QWERTYU",
+    "YU1-R-SOLITRE",
+    "YU1-C-ZZZZZZY",
+    "YU1-C-ZZZZZZZ",
+    "YU1-R-ZZZZZZZ",
+)
+# These must all be different layouts (the deal number's high word is seeded too).
+DISTINCT_DEALS = ("YU1-C-AAAAAAA", "YU1-C-AAAAAAB", "YU1-R-ZZZZZZZ", "YU1-C-NXMRLXW", "YU1-C-NXMRLXV")
+
+ABOUT = {
+    "codes": "Game codes: an input, and the canonical code, rules and deal number it parses to, or the "
+    "error invalid_code. NXMRLXW is deal 2^32.",
+    "deals": "Layouts (the `deal --json` shape): each column bottom to top; the bottom face_down[k] cards of "
+    "column k are face down. AAAAAAA, AAAAAAB, ZZZZZZZ and NXMRLXW (2^32) are different deals; C and R "
+    "of one number are the same layout.",
+    "logs": "Move logs and their verdicts (the `verify --json` shape). Each case was found by a search "
+    "for a position that shows what its name says; the log leads there, the last tokens show it. "
+    "Compare every field except error.reason, the sentence a player reads.",
+    "legal_moves": "The legal moves after a log, in canonical order (docs/rules.md).",
+    "positions": "The position after a log (Game.to_dict()); undo included.",
+}
+
+
+def code_cases() -> list[dict[str, Any]]:
+    cases = []
+    for text in CODE_INPUTS:
+        try:
+            code = GameCode.parse(text)
+        except InvalidCodeError:
+            cases.append({"input": text, "error": "invalid_code"})
+        else:
+            cases.append({"input": text, "code": str(code), "rules": code.rules.value, "number": code.number})
+    return cases
+
+
+def deal_cases() -> list[dict[str, Any]]:
+    from ..cli import deal_dict
+
+    cases = [deal_dict(Game(code)) for code in DEAL_CODES]
+    layouts = [Game(code).columns for code in DISTINCT_DEALS]
+    assert len(set(layouts)) == len(layouts), "the checked deals must differ"
+    return cases
+
+
+def log_cases() -> list[Case]:
+    wins = load_wins()
+    cases = all_rule_cases() + undo_cases() + bad_token_cases() + [white_space_case()] + win_cases(wins)
+    shown_codes = {case.expect for case in cases}
+    missing = set(REFUSAL_CODES) - shown_codes
+    assert not missing, f"no case shows {missing}"
+    return cases
+
+
+def _position_logs(cases: list[Case]) -> list[tuple[str, list[str]]]:
+    """Where to list legal moves: deals, the positions the designed cases reached, and a whole game."""
+    picked = [("YU1-C-AAAAAAA", []), ("YU1-R-AAAAAAA", []), ("YU1-C-NXMRLXW", [])]
+    for case in cases:
+        if case.tail_from and case.expect in (None, "empty_needs_king", "wrong_colour", "not_foundation_top"):
+            picked.append((case.code, case.log[: case.tail_from]))
+    code, log = load_wins()[0]
+    picked += [(code, log[: len(log) // 3]), (code, log[: 2 * len(log) // 3]), (code, log)]
+    return picked
+
+
+def legal_move_cases(cases: list[Case]) -> list[dict[str, Any]]:
+    result = []
+    for code, log in _position_logs(cases):
+        game = replayed(code, log)
+        result.append({"code": code, "log": " ".join(log), "moves": [str(move) for move in game.legal_moves]})
+    listed = [case["moves"] for case in result]
+    assert any(any(">" in move and move.split(">")[1] != "F" for move in moves) for moves in listed)
+    assert any(not column for case in result for column in replayed(case["code"], case["log"].split()).columns)
+    assert any(_has_take_back(case) for case in result), "some position must offer a take-back"
+    return result
+
+
+def _has_take_back(case: dict[str, Any]) -> bool:
+    game = replayed(case["code"], case["log"].split())
+    on_foundations = {CARD_NAMES[s * 13 + n - 1] for s, n in enumerate(game.foundations) if n}
+    return any(move.split(">")[0] in on_foundations for move in case["moves"])
+
+
+def position_cases(cases: list[Case]) -> list[dict[str, Any]]:
+    logs = [(code, log) for code, log in _position_logs(cases)[::3]]
+    logs += [(case.code, case.log) for case in cases if case.expect is None and UNDO in case.log]
+    return [{"code": code, "log": " ".join(log), "position": replayed(code, log).to_dict()} for code, log in logs]
+
+
+def write(name: str, cases: list[dict[str, Any]]) -> None:
+    """One case a line, so that a change shows as a small diff."""
+    lines = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in cases)
+    text = f'{{\n "about": {json.dumps(ABOUT[name], ensure_ascii=False)},\n "cases": [\n{lines}\n ]\n}}\n'
+    json.loads(text)
+    (HERE / f"{name}.json").write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    cases = log_cases()
+    write("codes", code_cases())
+    write("deals", deal_cases())
+    write("logs", [case.to_vector() for case in cases])
+    write("legal_moves", legal_move_cases(cases))
+    write("positions", position_cases(cases))
+    for name in ABOUT:
+        count = len(json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))["cases"])
+        print(f"{name}.json: {count} cases")
+
+
+if __name__ == "__main__":
+    main()
