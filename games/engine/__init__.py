@@ -13,5 +13,6 @@ __all__ = [
     "CARD_NAMES", "DEAL_COUNT", "ENGINE_VERSION", "FOUNDATION", "MAX_GROUP", "RANK", "REFUSAL_CODES",
     "SUIT", "UNDO", "Card", "Game", "GameCode", "IllegalMoveError", "InvalidCodeError", "InvalidMoveError",
     "LegalMoves", "Move", "Refusal", "Rules", "Verdict", "VerifyError", "card_label", "card_name",
-    "deal_columns", "format_code", "parse_card", "parse_log", "parse_token", "ranked_score", "replay", "verify",
+    "deal_columns", "format_code", "format_log", "parse_card", "parse_log", "parse_token", "ranked_score",
+    "replay", "verify",
 ]

@@ -44,7 +44,9 @@ def parse_card(text: str) -> Card:
     try:
         return _CARD_BY_NAME[text]
     except KeyError:
-        raise ValueError(f"{text!r} is not a card: expected a rank ({RANK_CHARS}) then a suit ({SUIT_CHARS})") from None
+        raise ValueError(
+            f"{text!r} is not a card: expected a rank ({RANK_CHARS}) then a suit ({SUIT_CHARS})"
+        ) from None
 
 
 def rank_label(rank: int) -> str:

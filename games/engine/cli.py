@@ -43,7 +43,11 @@ def describe_move(game: Game, move: Move) -> str:
     if move.dest == FOUNDATION:
         return f"{label} to the {SUIT_SYMBOLS[move.card // 13]} foundation"
     target = game.columns[move.dest]
-    where = f"onto {CARD_LABELS[target[-1]]} in column {move.dest + 1}" if target else f"to empty column {move.dest + 1}"
+    where = (
+        f"onto {CARD_LABELS[target[-1]]} in column {move.dest + 1}"
+        if target
+        else f"to empty column {move.dest + 1}"
+    )
     source = next((column for column in game.columns if move.card in column), None)
     if source is None:
         return f"take back {label} {where}"
@@ -141,7 +145,9 @@ def _error_dict(error: VerifyError) -> dict[str, Any]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m games.engine", description="The Yukon Online rules engine.")
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine", description="The Yukon Online rules engine."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     deal = commands.add_parser("deal", help="show the layout of a deal")
     deal.add_argument("code", metavar="CODE", help="a game code like YU1-C-AAAAAAB")
@@ -150,7 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cmd.add_argument("log", metavar="LOG", help="a file holding the log, or - for standard input")
     moves = commands.add_parser("moves", help="list the legal moves after a log, in canonical order")
     moves.add_argument("code", metavar="CODE")
-    moves.add_argument("log", metavar="LOG", nargs="?", help="a file holding the log, or - (default: no move)")
+    moves.add_argument(
+        "log", metavar="LOG", nargs="?", help="a file holding the log, or - (default: no move)"
+    )
     for command in (deal, verify_cmd, moves):
         command.add_argument("--json", action="store_true", help="print JSON for tools")
     return parser

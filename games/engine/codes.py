@@ -26,7 +26,7 @@ class Rules(enum.Enum):
         return {"C": cls.CLASSIC, "R": cls.RELAXED}[letter]
 
 
-_DEAL_PART = re.compile(r"[A-Z]{%d}" % DEAL_LETTERS)
+_DEAL_PART = re.compile(rf"[A-Z]{{{DEAL_LETTERS}}}")
 
 
 @dataclass(frozen=True)

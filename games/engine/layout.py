@@ -28,7 +28,7 @@ def format_table(game: Game, *, symbols: bool = True) -> str:
         top = names[suit * 13 + count - 1] if count else EMPTY
         tops.append(f"{suits[suit]} {top}")
     lines.append("F  " + "   ".join(tops))
-    for index, (column, hidden) in enumerate(zip(game.columns, game.face_down), start=1):
+    for index, (column, hidden) in enumerate(zip(game.columns, game.face_down, strict=True), start=1):
         cells = [HIDDEN if position < hidden else names[card] for position, card in enumerate(column)]
         lines.append(f"{index}  " + " ".join(cell.ljust(width) for cell in cells).rstrip())
     return "\n".join(lines)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import Final
 
 from .cards import CARD_NAMES, DECK_SIZE, Card
 from .errors import InvalidMoveError
@@ -44,7 +44,7 @@ MOVES: tuple[tuple[Move, ...], ...] = tuple(
 )
 MOVES_BY_TEXT: dict[str, Move] = {str(m): m for row in MOVES for m in row}
 
-Token = Union[Move, str]  # a Move, or UNDO
+Token = Move | str  # a Move, or UNDO
 
 
 def parse_token(text: str) -> Token:

@@ -147,7 +147,9 @@ def legal_move_cases(cases: list[Case]) -> list[dict[str, Any]]:
         result.append({"code": code, "log": " ".join(log), "moves": [str(move) for move in game.legal_moves]})
     listed = [case["moves"] for case in result]
     assert any(any(">" in move and move.split(">")[1] != "F" for move in moves) for moves in listed)
-    assert any(not column for case in result for column in replayed(case["code"], case["log"].split()).columns)
+    assert any(
+        not column for case in result for column in replayed(case["code"], case["log"].split()).columns
+    )
     assert any(_has_take_back(case) for case in result), "some position must offer a take-back"
     return result
 
@@ -161,7 +163,9 @@ def _has_take_back(case: dict[str, Any]) -> bool:
 def position_cases(cases: list[Case]) -> list[dict[str, Any]]:
     logs = [(code, log) for code, log in _position_logs(cases)[::3]]
     logs += [(case.code, case.log) for case in cases if case.expect is None and UNDO in case.log]
-    return [{"code": code, "log": " ".join(log), "position": replayed(code, log).to_dict()} for code, log in logs]
+    return [
+        {"code": code, "log": " ".join(log), "position": replayed(code, log).to_dict()} for code, log in logs
+    ]
 
 
 def write(name: str, cases: list[dict[str, Any]]) -> None:

@@ -36,7 +36,10 @@ class Case:
         before = verify(self.code, self.log[: self.tail_from]).to_dict()
         for key, value in self.figures.items():
             # "gain" and "counted": points gained and moves counted by the tokens shown
-            shown = {"gain": verdict["points"] - before["points"], "counted": verdict["moves"] - before["moves"]}
+            shown = {
+                "gain": verdict["points"] - before["points"],
+                "counted": verdict["moves"] - before["moves"],
+            }
             if shown.get(key, verdict.get(key)) != value:
                 raise AssertionError(f"{self.name}: expected {key}={value}, got {verdict}")
         return {"name": self.name, "code": self.code, "log": self.log_text, "verdict": verdict}

@@ -59,7 +59,9 @@ def undo_cases() -> list[Case]:
     ]
     past_flip = shown(
         "undo past a flip turns the card face down again: {tail}",
-        flip_then(lambda g, m, turned: None if (again := turned_card_move(g, m, turned)) is None else [UNDO, again]),
+        flip_then(
+            lambda g, m, turned: None if (again := turned_card_move(g, m, turned)) is None else [UNDO, again]
+        ),
         "face_down",
     )
     flipped_log = past_flip.log[: past_flip.tail_from + 1] + past_flip.log[-1:]
@@ -101,7 +103,9 @@ def take_back_undo(game: Game) -> list[str] | None:
 
 
 def redo(game: Game) -> list[str] | None:
-    move = first(game.legal_moves, lambda m: in_column(game, m) and exposes(game, m) and where(game, m.card)[1] > 0)
+    move = first(
+        game.legal_moves, lambda m: in_column(game, m) and exposes(game, m) and where(game, m.card)[1] > 0
+    )
     return None if move is None else [move[0], UNDO, move[0]]
 
 
@@ -151,7 +155,10 @@ BAD_TOKENS = (
 
 
 def bad_token_cases() -> list[Case]:
-    cases = [make(f"malformed token {token}: {why}", "YU1-C-AAAAAAD", [token], "bad_token", moves=0) for token, why in BAD_TOKENS]
+    cases = [
+        make(f"malformed token {token}: {why}", "YU1-C-AAAAAAD", [token], "bad_token", moves=0)
+        for token, why in BAD_TOKENS
+    ]
     game = Game("YU1-R-AAAAAAE")
     legal_moves = []
     for _ in range(2):
@@ -159,7 +166,13 @@ def bad_token_cases() -> list[Case]:
         game.push(move)
         legal_moves.append(str(move))
     cases.append(
-        make("a malformed token after legal moves stops the log there", "YU1-R-AAAAAAE", [*legal_moves, "AS>F>1", *legal_moves], "bad_token", moves=2)
+        make(
+            "a malformed token after legal moves stops the log there",
+            "YU1-R-AAAAAAE",
+            [*legal_moves, "AS>F>1", *legal_moves],
+            "bad_token",
+            moves=2,
+        )
     )
     return cases
 
@@ -172,14 +185,23 @@ def white_space_case() -> Case:
         move = next(iter(game.legal_moves))
         game.push(move)
         tokens.append(str(move))
-    spaced = make("tokens may be separated by any white space, newlines and tabs included", code, tokens, None, moves=3)
+    spaced = make(
+        "tokens may be separated by any white space, newlines and tabs included", code, tokens, None, moves=3
+    )
     spaced.text = f"\n {tokens[0]}\t\t{tokens[1]}\r\n{tokens[2]} \n"
     return spaced
 
 
 def refusal_at(game: Game) -> tuple[str, str]:
     """Some move the position refuses, and the refusal code."""
-    for code in ("wrong_colour", "wrong_rank", "foundation_order", "empty_needs_king", "face_down", "same_column"):
+    for code in (
+        "wrong_colour",
+        "wrong_rank",
+        "foundation_order",
+        "empty_needs_king",
+        "face_down",
+        "same_column",
+    ):
         move = next(iter(refusals(game, code)), None)
         if move is not None:
             return str(move), code
@@ -199,9 +221,15 @@ def win_cases(wins: list[tuple[str, list[str]]]) -> list[Case]:
         make("bad_token is reported even after a win", code, [*log, "KS>8"], "bad_token", won=True),
     ]
     middle = len(log) // 2
-    for when, at in (("at the first move", 0), ("in the middle: the rest is not read", middle), ("at the last move", len(log) - 1)):
+    for when, at in (
+        ("at the first move", 0),
+        ("in the middle: the rest is not read", middle),
+        ("at the last move", len(log) - 1),
+    ):
         token, refusal = refusal_at(replayed(code, log[:at]))
-        cases.append(make(f"illegal {when} ({refusal})", code, [*log[:at], token, *log[at + 1 :]], refusal, moves=at))
+        cases.append(
+            make(f"illegal {when} ({refusal})", code, [*log[:at], token, *log[at + 1 :]], refusal, moves=at)
+        )
     cases += [with_take_backs(*wins[1]), with_undos(*wins[2])]
     return cases
 
@@ -222,8 +250,12 @@ def with_take_backs(code: str, log: list[str]) -> Case:
         game.play(token)
         played.append(token)
     return make(
-        f"a win with {extra} take-backs: +10 points each time the card goes back", code, played, None,
-        won=True, points=WIN_POINTS + 10 * extra,
+        f"a win with {extra} take-backs: +10 points each time the card goes back",
+        code,
+        played,
+        None,
+        won=True,
+        points=WIN_POINTS + 10 * extra,
     )
 
 
@@ -236,6 +268,11 @@ def with_undos(code: str, log: list[str]) -> Case:
             played += [UNDO, token]
     undone = played.count(UNDO)
     return make(
-        f"a win with {undone} undos: still {WIN_POINTS} points, {len(log) + undone} moves", code, played, None,
-        won=True, points=WIN_POINTS, moves=len(log) + undone,
+        f"a win with {undone} undos: still {WIN_POINTS} points, {len(log) + undone} moves",
+        code,
+        played,
+        None,
+        won=True,
+        points=WIN_POINTS,
+        moves=len(log) + undone,
     )

@@ -169,7 +169,12 @@ def group_size_cases() -> list[Case]:
             def of_size(game: Game, size: int = size, code: str | None = code) -> list[str] | None:
                 moves = refusals(game, code) if code else game.legal_moves
                 return first(
-                    moves, lambda m: onto_column(game, m) and fits(game, m.card, m.dest) and group_size(game, m.card) == size
+                    moves,
+                    lambda m: (
+                        onto_column(game, m)
+                        and fits(game, m.card, m.dest)
+                        and group_size(game, m.card) == size
+                    ),
                 )
 
             verb = "is refused" if code else "is the most that moves"
@@ -314,4 +319,6 @@ def take_back_cases() -> list[Case]:
 
 
 def all_rule_cases() -> list[Case]:
-    return tableau_cases() + empty_column_cases() + group_size_cases() + foundation_cases() + take_back_cases()
+    return (
+        tableau_cases() + empty_column_cases() + group_size_cases() + foundation_cases() + take_back_cases()
+    )

@@ -55,7 +55,7 @@ def fits(game: Game, card: int, dest: int) -> bool:
 
 def face_up(game: Game) -> Iterable[tuple[int, int, int]]:
     """(column, position, card) for every face-up card, in canonical order."""
-    for index, (column, hidden) in enumerate(zip(game.columns, game.face_down)):
+    for index, (column, hidden) in enumerate(zip(game.columns, game.face_down, strict=True)):
         for position in range(hidden, len(column)):
             yield index, position, column[position]
 
@@ -85,7 +85,9 @@ def refusals(game: Game, code: str) -> Iterable[Move]:
 
 
 def _choose(game: Game, rng: random.Random, last: Move | None, pile: bool) -> Move | None:
-    moves = [m for m in game.legal_moves if not is_take_back(game, m) and (last is None or m.card != last.card)]
+    moves = [
+        m for m in game.legal_moves if not is_take_back(game, m) and (last is None or m.card != last.card)
+    ]
     if not moves:
         return None
     if pile:  # grow the longest column: long groups for the 20-card rule
@@ -146,4 +148,3 @@ def first(moves: Iterable[Move], accept: Callable[[Move], bool] = lambda move: T
         if accept(move):
             return [str(move)]
     return None
-

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..cards import RANK, RED, SUIT
+from ..cards import RANK, RED
 from ..codes import GameCode, Rules
 from ..game import Game
 from ..move import COLUMN_COUNT, FOUNDATION, MOVES
@@ -66,7 +66,9 @@ def _candidates(game: Game) -> list[tuple[int, int]]:
                     flips.append((card, dest))
                 elif position > face_down[source]:
                     below = column[position - 1]
-                    proper = RANK[below] == RANK[card] + 1 and (game.rules is Rules.RELAXED or RED[below] != RED[card])
+                    proper = RANK[below] == RANK[card] + 1 and (
+                        game.rules is Rules.RELAXED or RED[below] != RED[card]
+                    )
                     if not proper:
                         others.append((card, dest))
     if forced:
@@ -109,7 +111,10 @@ def solver_win(code: str) -> list[str] | None:
     """Ask the project's solver; None when it is missing or finds no win."""
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "games.solver", code, "--json"], capture_output=True, text=True, timeout=600
+            [sys.executable, "-m", "games.solver", code, "--json"],
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         answer = json.loads(done.stdout)
     except (OSError, ValueError, subprocess.TimeoutExpired):
