@@ -19,6 +19,7 @@ logconfig_dict = {
     "handlers": {
         "stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "json"}
     },
+    "root": {"handlers": ["stdout"], "level": "INFO"},
     "loggers": {
         "gunicorn.error": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
         "gunicorn.access": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
