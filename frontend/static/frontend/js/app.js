@@ -1,8 +1,306 @@
-// Entry point of the browser game. Loaded as a module from our own origin, so it also
-// shows that the Content-Security-Policy lets the site's own scripts run.
-const section = document.querySelector("[data-app-status]");
-const text = document.querySelector("[data-app-status-text]");
-if (section && text) {
-  section.dataset.appStatus = "ready";
-  text.textContent = "Ready.";
+// The browser game: wires the engine, the table, the gestures, the keyboard, the saved game,
+// the outbox and the service worker together. Each of those lives in its own module; this
+// one decides what happens after a move: render, save, announce, and the win.
+
+import { CLASSIC, FOUNDATION, cardLabel, parseCode, suitSymbol } from "./engine.js";
+import { installSuitSymbols } from "./art.js";
+import { Input } from "./input.js";
+import { Keys } from "./keys.js";
+import { registerServiceWorker } from "./offline.js";
+import { Session } from "./session.js";
+import * as store from "./store.js";
+import { enqueueResult, uploadPending } from "./sync.js";
+import { Table } from "./table.js";
+import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, openDialog, randomCode } from "./ui.js";
+
+const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
+const TICK_MS = 500;
+const SAVE_EVERY_MS = 10_000;
+const PLAY_PATH = /^\/play\/([^/]+)\/?$/;
+
+class App {
+  constructor() {
+    installSuitSymbols();
+    this.settings = store.loadSettings();
+    this.notices = new Notices();
+    this.table = new Table($("[data-table]"));
+    this.bar = new Bar($("[data-bar]"));
+    this.input = new Input(this.table, this);
+    this.keys = new Keys(this.table, this.input, this);
+    this.newGameDialog = new NewGameDialog($('[data-dialog="new-game"]'));
+    this.settingsDialog = new SettingsDialog($('[data-dialog="settings"]'), (name, on) => this.changeSetting(name, on));
+    this.winBanner = new WinBanner($('[data-dialog="win"]'));
+    this.undoButton = $('[data-action="undo"]');
+    this.applySettings();
+    this.session = this.#firstSession();
+    this.#bind();
+    this.render();
+    this.keys.reset();
+    this.session.setVisible(!document.hidden);
+    $("[data-app-status]").dataset.appStatus = "ready"; // the page is playable
+    if (this.session.won) this.#showWin(false);
+  }
+
+  // The game of a /play/<code> link, else the game in progress, else a new Classic deal.
+  #firstSession() {
+    const saved = store.loadGame();
+    const linked = PLAY_PATH.exec(location.pathname);
+    if (linked) {
+      try {
+        const { code } = parseCode(decodeURIComponent(linked[1]));
+        history.replaceState(null, "", `/play/${code}`);
+        return saved?.code === code ? new Session(code, saved) : new Session(code);
+      } catch (error) {
+        this.notices.show(error.message, { kind: "rule" });
+        history.replaceState(null, "", "/");
+      }
+    }
+    if (saved) {
+      try {
+        return new Session(saved.code, saved);
+      } catch {
+        // a saved code this version cannot read: start afresh
+      }
+    }
+    return new Session(randomCode(CLASSIC));
+  }
+
+  // ---- moves ---------------------------------------------------------------------------
+
+  /** Play a move chosen by a gesture or a key; returns null, or the engine's refusal. */
+  play(move) {
+    const started = performance.now();
+    const game = this.session.game;
+    const from = game.locate(move.card).column;
+    const hiddenBefore = from === FOUNDATION ? 0 : game.faceDown[from];
+    const group = from === FOUNDATION ? 1 : game.columns[from].length - game.locate(move.card).depth;
+    const refusal = this.session.play(move);
+    if (refusal) {
+      this.refuse(refusal);
+      return refusal;
+    }
+    this.notices.clear();
+    this.render();
+    this.#measure(started);
+    this.save();
+    let text = describeMove(move, from, group);
+    if (from !== FOUNDATION && game.faceDown[from] < hiddenBefore) {
+      text += `; ${cardLabel(game.columns[from].at(-1))} turned up`;
+    }
+    this.say(text);
+    if (game.isWon()) this.#showWin(true);
+    return null;
+  }
+
+  undo() {
+    this.input.cancelDrag();
+    this.input.clearSelection();
+    const refusal = this.session.undo();
+    if (refusal) {
+      this.notices.show(refusal.message);
+      return;
+    }
+    this.notices.clear();
+    this.render();
+    this.save();
+    this.say("move taken back");
+  }
+
+  refuse(refusal) {
+    if (this.settings.interactiveRules) this.notices.show(refusal.message, { kind: "rule", code: refusal.code });
+    else this.say("that move is not allowed");
+  }
+
+  // Move → drawn: one measure per move, read by bench/frontend_weight.py.
+  #measure(started) {
+    performance.measure("yukon:move", { start: started, end: performance.now() });
+    requestAnimationFrame(() => performance.measure("yukon:move-frame", { start: started, end: performance.now() }));
+  }
+
+  render() {
+    const game = this.session.game;
+    this.table.render(game);
+    this.bar.update(game);
+    this.bar.showTime(this.session.clock.elapsed());
+    this.undoButton.disabled = !game.canUndo;
+    this.keys.refresh();
+  }
+
+  save() {
+    store.saveGame(this.session.toSaved());
+  }
+
+  say(text) {
+    this.notices.say(text);
+  }
+
+  hint(text) {
+    if (this.settings.interactiveRules) this.notices.show(text);
+    else this.say(text);
+  }
+
+  // ---- games ---------------------------------------------------------------------------
+
+  /** Leave the game in progress only if the player agrees (nothing to lose: no question). */
+  async #mayLeave() {
+    if (!this.session.started || this.session.won) return true;
+    return (await openDialog($('[data-dialog="confirm"]'))) === "leave";
+  }
+
+  startGame(code) {
+    this.input.cancelDrag();
+    this.input.clearSelection();
+    this.session.clock.stop();
+    this.session = new Session(code);
+    this.table.reset();
+    this.notices.clear();
+    if (PLAY_PATH.test(location.pathname)) history.replaceState(null, "", `/play/${code}`);
+    this.render();
+    this.keys.reset();
+    this.save();
+    this.say(`new game ${code}`);
+  }
+
+  async newDeal() {
+    if (await this.#mayLeave()) this.startGame(randomCode(this.session.rules));
+  }
+
+  async redeal() {
+    if (await this.#mayLeave()) this.startGame(this.session.code);
+  }
+
+  async newGame() {
+    const code = await this.newGameDialog.open(this.session.rules);
+    if (code && (await this.#mayLeave())) this.startGame(code);
+  }
+
+  async #showWin(justWon) {
+    const { session } = this;
+    const game = session.game;
+    session.clock.stop();
+    const result = {
+      rules: game.rules,
+      code: game.code,
+      moves: game.movesMade,
+      points: game.points,
+      score: game.rankedScore(),
+      durationMs: session.clock.elapsed(),
+      finishedAt: new Date().toISOString(),
+    };
+    let best = store.loadBests()[game.rules];
+    let isNew = false;
+    if (justWon && !session.resultId) {
+      const entry = enqueueResult({
+        code: game.code,
+        log: session.log.join(" "),
+        move_times_ms: session.moveTimes.slice(),
+        duration_ms: result.durationMs,
+        finished_at: result.finishedAt,
+        client_version: CLIENT_VERSION,
+      });
+      session.resultId = entry.client_id;
+      ({ best, isNew } = store.recordBest(game.rules, result));
+      this.save();
+      uploadPending().catch(() => {});
+    }
+    this.say(`You won in ${result.moves} moves`);
+    const choice = await this.winBanner.open(result, best ?? result, isNew);
+    if (choice === "new-deal") this.newDeal();
+    else if (choice === "redeal") this.redeal();
+  }
+
+  // ---- settings ------------------------------------------------------------------------
+
+  changeSetting(name, on) {
+    this.settings[name] = on;
+    store.saveSettings(this.settings);
+    this.applySettings();
+  }
+
+  applySettings() {
+    document.documentElement.classList.toggle("four-colour", this.settings.fourColour);
+    if (!this.settings.placementHelp) this.table.markTargets([]);
+  }
+
+  // ---- wiring --------------------------------------------------------------------------
+
+  #bind() {
+    const actions = {
+      undo: () => this.undo(),
+      "new-deal": () => this.newDeal(),
+      redeal: () => this.redeal(),
+      "new-game": () => this.newGame(),
+      settings: () => this.settingsDialog.open(this.settings),
+      help: () => openDialog($('[data-dialog="help"]')),
+      "copy-code": () => this.#copy(this.session.code, "Game code copied"),
+      "copy-link": () => this.#copy(new URL(`/play/${this.session.code}`, location.href).href, "Link copied"),
+    };
+    document.addEventListener("click", (event) => {
+      const button = event.target.closest?.("[data-action]");
+      const action = button && !button.closest("dialog") ? actions[button.dataset.action] : undefined;
+      if (action) {
+        event.preventDefault();
+        action();
+      }
+    });
+    document.addEventListener("keydown", (event) => this.#globalKey(event));
+    document.addEventListener("visibilitychange", () => {
+      this.session.setVisible(!document.hidden);
+      if (document.hidden) this.save();
+    });
+    addEventListener("pagehide", () => this.save());
+    addEventListener("online", () => uploadPending().catch(() => {}));
+    let sinceSave = 0;
+    setInterval(() => {
+      if (!this.session.clock.running) return;
+      this.bar.showTime(this.session.clock.elapsed());
+      sinceSave += TICK_MS;
+      if (sinceSave >= SAVE_EVERY_MS) {
+        sinceSave = 0;
+        this.save();
+      }
+    }, TICK_MS);
+    registerServiceWorker({
+      onUpdate: (reload) => {
+        const notice = $("[data-update]");
+        notice.hidden = false;
+        $("button", notice).addEventListener("click", reload, { once: true });
+      },
+      beforeReload: () => this.save(),
+    });
+    uploadPending().catch(() => {});
+  }
+
+  #globalKey(event) {
+    if (document.querySelector("dialog[open]")) return;
+    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    const undoKey = (event.ctrlKey || event.metaKey) && !event.shiftKey && !event.altKey && event.key.toLowerCase() === "z";
+    const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+    if (undoKey || (plain && (event.key === "u" || event.key === "U"))) {
+      event.preventDefault();
+      this.undo();
+    } else if (event.key === "Escape") {
+      this.input.cancelDrag();
+      this.input.clearSelection();
+    }
+  }
+
+  async #copy(text, done) {
+    try {
+      await navigator.clipboard.writeText(text);
+      this.notices.show(done);
+    } catch {
+      this.notices.show(text); // no clipboard access: show it to copy by hand
+    }
+  }
 }
+
+function describeMove(move, from, group) {
+  const label = cardLabel(move.card);
+  if (move.dest === FOUNDATION) return `${label} to the ${suitSymbol(Math.floor(move.card / 13))} foundation`;
+  if (from === FOUNDATION) return `${label} back to column ${move.dest + 1}`;
+  const more = group > 1 ? ` and ${group - 1} card${group > 2 ? "s" : ""} on it` : "";
+  return `${label}${more} to column ${move.dest + 1}`;
+}
+
+export const app = new App();

@@ -1,0 +1,141 @@
+// One game being played: the engine's Game plus what a result needs later — the log of
+// tokens, when each was played (active time), and a clock that runs only while the player
+// can see the table. Rendering and input live elsewhere.
+
+import { COLUMN_COUNT, FOUNDATION, Game, Move, UNDO } from "./engine.js";
+
+/** Active play time: runs between start() and stop(), resumable; milliseconds. */
+export class Clock {
+  #base;
+  #since = null;
+
+  constructor(elapsedMs = 0) {
+    this.#base = elapsedMs;
+  }
+
+  get running() {
+    return this.#since !== null;
+  }
+
+  start() {
+    if (this.#since === null) this.#since = performance.now();
+  }
+
+  stop() {
+    if (this.#since === null) return;
+    this.#base += performance.now() - this.#since;
+    this.#since = null;
+  }
+
+  elapsed() {
+    return Math.round(this.#base + (this.#since === null ? 0 : performance.now() - this.#since));
+  }
+}
+
+export class Session {
+  /**
+   * The deal of `code`, with `log` replayed: the saved game of a previous visit resumes
+   * exactly. A token that no longer replays (a damaged save) ends the replay there.
+   */
+  constructor(code, { log = [], moveTimes = [], elapsedMs = 0, resultId = null } = {}) {
+    this.game = Game.fromCode(code);
+    this.log = [];
+    this.moveTimes = [];
+    for (let i = 0; i < log.length; i++) {
+      try {
+        this.game.push(log[i]);
+      } catch {
+        break;
+      }
+      this.log.push(log[i]);
+      this.moveTimes.push(Number(moveTimes[i]) || 0);
+    }
+    this.clock = new Clock(Math.max(Number(elapsedMs) || 0, this.moveTimes.at(-1) ?? 0));
+    this.resultId = resultId; // the outbox entry of this game's win, once queued
+  }
+
+  get code() {
+    return this.game.code;
+  }
+
+  get rules() {
+    return this.game.rules;
+  }
+
+  /** A game is started by its first move; an unstarted one can be left without losing anything. */
+  get started() {
+    return this.log.length > 0;
+  }
+
+  get won() {
+    return this.game.isWon();
+  }
+
+  /** Play a Move or undo (UNDO); returns null, or the engine's refusal `{code, message}`. */
+  play(token) {
+    const refusal = this.game.check(token);
+    if (refusal !== null) return refusal;
+    this.clock.start();
+    this.game.push(token);
+    this.log.push(String(token));
+    this.moveTimes.push(this.clock.elapsed());
+    if (this.won) this.clock.stop();
+    return null;
+  }
+
+  undo() {
+    return this.play(UNDO);
+  }
+
+  /** The page was shown or hidden: time counts only for a started game that is on screen. */
+  setVisible(visible) {
+    if (visible && this.started && !this.won) this.clock.start();
+    else this.clock.stop();
+  }
+
+  /** What store.js keeps so that a reload resumes this very game. */
+  toSaved() {
+    return {
+      code: this.code,
+      log: this.log.slice(),
+      moveTimes: this.moveTimes.slice(),
+      elapsedMs: this.clock.elapsed(),
+      resultId: this.resultId,
+    };
+  }
+
+  /** The legal moves of one card (its possible destinations). */
+  movesOf(card) {
+    return this.game.legalMoves().filter((move) => move.card === card);
+  }
+
+  /** The move to the card's foundation, if it is legal now; else null. */
+  foundationMove(card) {
+    const move = Move.of(card, FOUNDATION);
+    return this.game.check(move) === null ? move : null;
+  }
+
+  /**
+   * Where a double tap (or auto placement) puts a card and the cards on it: the longest
+   * column (most cards; ties: the leftmost) that accepts it, then an empty column for a King.
+   * A King already at the bottom of a column is not moved to another empty column.
+   */
+  placementFor(card) {
+    const { column: from, depth } = this.game.locate(card);
+    const columns = this.game.columns;
+    let best = null;
+    let bestLength = -1;
+    for (let dest = 0; dest < COLUMN_COUNT; dest++) {
+      if (dest === from) continue;
+      const length = columns[dest].length;
+      if (length === 0 && from !== FOUNDATION && depth === 0) continue;
+      if (length <= bestLength) continue;
+      const move = Move.of(card, dest);
+      if (this.game.check(move) === null) {
+        best = move;
+        bestLength = length;
+      }
+    }
+    return best;
+  }
+}

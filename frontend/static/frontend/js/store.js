@@ -1,0 +1,90 @@
+// What the device remembers, in localStorage: the aids chosen, the game in progress (so a
+// reload or a closed tab resumes it), and the personal bests per rule set. Every read
+// survives missing, old or damaged data by falling back to the defaults.
+
+const KEYS = Object.freeze({
+  settings: "yukon.settings.v1",
+  game: "yukon.game.v1",
+  bests: "yukon.bests.v1",
+});
+
+export const DEFAULT_SETTINGS = Object.freeze({
+  placementHelp: true, // highlight legal destinations while a card is dragged or selected
+  interactiveRules: true, // explain a refused move in one sentence
+  autoPlacement: false, // a card dropped nowhere finds a column by itself
+  doubleClick: true, // a double tap finds a place for a card
+  fourColour: false, // ♠ black, ♥ red, ♦ blue, ♣ green
+});
+
+function read(key) {
+  try {
+    const text = localStorage.getItem(key);
+    return text === null ? null : JSON.parse(text);
+  } catch {
+    return null; // storage blocked or damaged: behave as a first visit
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false; // private mode or full: the game goes on, only not remembered
+  }
+}
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+export function loadSettings() {
+  const saved = read(KEYS.settings);
+  const settings = { ...DEFAULT_SETTINGS };
+  if (isObject(saved)) {
+    for (const name of Object.keys(DEFAULT_SETTINGS)) {
+      if (typeof saved[name] === "boolean") settings[name] = saved[name];
+    }
+  }
+  return settings;
+}
+
+export const saveSettings = (settings) => write(KEYS.settings, settings);
+
+/** The saved game `{code, log, moveTimes, elapsedMs, resultId}`, or null. */
+export function loadGame() {
+  const saved = read(KEYS.game);
+  if (!isObject(saved) || typeof saved.code !== "string" || !Array.isArray(saved.log)) return null;
+  return {
+    code: saved.code,
+    log: saved.log.filter((token) => typeof token === "string"),
+    moveTimes: Array.isArray(saved.moveTimes) ? saved.moveTimes.map(Number) : [],
+    elapsedMs: Number(saved.elapsedMs) || 0,
+    resultId: typeof saved.resultId === "string" ? saved.resultId : null,
+  };
+}
+
+export const saveGame = (saved) => write(KEYS.game, saved);
+
+/** Personal bests: `{classic: best | null, relaxed: best | null}`. */
+export function loadBests() {
+  const saved = read(KEYS.bests);
+  return { classic: null, relaxed: null, ...(isObject(saved) ? saved : {}) };
+}
+
+/** A higher ranked score is better; for the same score, the shorter time. */
+export const isBetter = (result, best) =>
+  !best || result.score > best.score || (result.score === best.score && result.durationMs < best.durationMs);
+
+/**
+ * Keep `result` ({score, moves, points, durationMs, code, finishedAt}) as the best of its rule
+ * set if it beats the one kept. Returns `{best, isNew}`.
+ */
+export function recordBest(rules, result) {
+  const bests = loadBests();
+  const isNew = isBetter(result, bests[rules]);
+  if (isNew) {
+    bests[rules] = result;
+    write(KEYS.bests, bests);
+  }
+  return { best: bests[rules], isNew };
+}

@@ -1,0 +1,87 @@
+// The service worker, served from /sw.js (frontend/views.py fills in the build and the list
+// of files) so that it controls the whole site. It keeps the app shell of one build in one
+// cache, so the game loads and plays with no network. A new build installs beside the old
+// one and waits: it takes over only when the player chooses to reload, so a game in
+// progress never meets a half-updated page.
+
+const BUILD = "__BUILD__";
+const SHELL = ["__SHELL__"]; // the page and every static file it loads
+const STATIC_PREFIX = "__STATIC_URL__";
+const PAGE = "/";
+const CACHE = `yukon-shell-${BUILD}`;
+const NETWORK_WAIT_MS = 3000; // a page slower than this comes from the cache
+
+self.addEventListener("install", (event) => {
+  // "reload": fetch past the HTTP cache, so the shell is this build's and not an older copy.
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" })))));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("yukon-shell-") && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "skip-waiting") self.skipWaiting();
+});
+
+// The game's pages: "/" and "/play/<code>" are the same shell; the script reads the code.
+const isGamePage = (path) => path === PAGE || path.startsWith("/play/");
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" && isGamePage(url.pathname)) event.respondWith(gamePage(request));
+  else if (url.pathname.startsWith(STATIC_PREFIX)) event.respondWith(staticFile(request));
+});
+
+/**
+ * The page from the network when the server runs this same build (fresh sign-in state,
+ * the same files); otherwise — offline, slow, or already a newer build whose files this
+ * worker does not have — the cached shell, which matches the cached files.
+ */
+async function gamePage(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(PAGE);
+  try {
+    const response = await withTimeout(fetch(request), cached ? NETWORK_WAIT_MS : 0);
+    if (!cached || (response.ok && response.headers.get("X-Yukon-Build") === BUILD)) return response;
+  } catch {
+    if (!cached) return Response.error();
+  }
+  return cached;
+}
+
+async function staticFile(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) cache.put(request, response.clone());
+  return response;
+}
+
+function withTimeout(promise, ms) {
+  if (!ms) return promise;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timeout")), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

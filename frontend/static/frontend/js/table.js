@@ -1,0 +1,245 @@
+// The table: seven columns and four foundations drawn from a Game. A render touches only
+// the columns and foundations whose cards changed; overlap shrinks so long columns fit.
+
+import { COLUMN_COUNT, FOUNDATION, SUITS, cardLabel, parseCard } from "./engine.js";
+import { CardPool, faceDownCard, suitIcon } from "./art.js";
+
+const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
+// Overlap as a share of the card height: how much of a face-down / face-up card shows.
+const DOWN_SHARE = 0.11;
+const UP_SHARE = 0.28;
+const MIN_DOWN_STEP = 3;
+const MIN_UP_STEP = 8;
+const MOVE_MS = 160;
+
+/** The card index a card element shows, or -1 for a face-down card or no card. */
+export function cardOfElement(element) {
+  const name = element?.dataset?.card;
+  return name && name !== "EMPTY" ? parseCard(name) : -1;
+}
+
+// A card put down: no longer lifted or dragged (FLIP has measured where it was dropped).
+function settle(element) {
+  element.classList.remove("lifted", "dragging");
+  element.style.transform = "";
+}
+
+export class Table {
+  #pool = new CardPool();
+  #signatures = new Array(COLUMN_COUNT).fill(null);
+  #foundationTops = [null, null, null, null];
+  #metrics = null;
+  #lifted = [];
+  #targets = [];
+  #cursor = null;
+  #reduceMotion = matchMedia("(prefers-reduced-motion: reduce)");
+
+  constructor(root) {
+    this.root = root;
+    this.columnElements = Array.from({ length: COLUMN_COUNT }, (_, i) => root.querySelector(`[data-column="${i + 1}"]`));
+    this.foundationArea = root.querySelector("[data-foundations]");
+    this.foundationElements = [...SUITS].map((letter) => root.querySelector(`[data-foundation="${letter}"]`));
+    this.foundationElements.forEach((slot, suit) => {
+      slot.id = `foundation-${SUITS[suit]}`;
+      slot.replaceChildren(suitIcon(SUITS[suit], "slot-pip"));
+    });
+    this.columnElements.forEach((column, i) => (column.id = `column-${i + 1}`));
+    new ResizeObserver(() => this.relayout()).observe(this.columnElements[0].parentElement);
+  }
+
+  /** Draw `game`; only what changed since the last render is touched. Returns the changed columns. */
+  render(game) {
+    const before = this.#animating() ? this.#positions() : null;
+    const columns = game.columns;
+    const faceDown = game.faceDown;
+    const changed = [];
+    for (let i = 0; i < COLUMN_COUNT; i++) {
+      const signature = `${faceDown[i]}:${columns[i].join(",")}`;
+      if (signature === this.#signatures[i]) continue;
+      this.#signatures[i] = signature;
+      this.#drawColumn(i, columns[i], faceDown[i]);
+      changed.push(i);
+    }
+    game.foundations.forEach((count, suit) => {
+      const top = count > 0 ? suit * 13 + count - 1 : -1;
+      if (top === this.#foundationTops[suit]) return;
+      this.#foundationTops[suit] = top;
+      this.#drawFoundation(suit, top);
+    });
+    if (before) this.#slide(before);
+    return changed;
+  }
+
+  /** Forget what is drawn (a new deal): the next render redraws everything. */
+  reset() {
+    this.#signatures.fill(null);
+    this.#foundationTops.fill(null);
+    this.#lifted = [];
+    this.#targets = [];
+  }
+
+  #drawColumn(index, cards, hidden) {
+    const column = this.columnElements[index];
+    const elements = cards.map((card, depth) => (depth < hidden ? faceDownCard() : this.#pool.face(card)));
+    for (const element of elements) settle(element);
+    column.replaceChildren(...elements);
+    const shown = cards.length - hidden;
+    column.setAttribute(
+      "aria-label",
+      cards.length === 0
+        ? `column ${index + 1}, empty`
+        : `column ${index + 1}: ${hidden} face down, ${shown} face up, last card ${cardLabel(cards[cards.length - 1])}`,
+    );
+    this.#layoutColumn(index, hidden);
+  }
+
+  #drawFoundation(suit, top) {
+    const slot = this.foundationElements[suit];
+    const pip = slot.firstElementChild;
+    if (top < 0) {
+      slot.replaceChildren(pip);
+      slot.setAttribute("aria-label", `${SUIT_NAMES[suit]} foundation, empty`);
+      return;
+    }
+    const element = this.#pool.face(top);
+    settle(element);
+    element.style.top = "";
+    slot.replaceChildren(pip, element);
+    slot.setAttribute("aria-label", `${SUIT_NAMES[suit]} foundation, up to ${cardLabel(top)}`);
+  }
+
+  // ---- layout: card offsets in a column ------------------------------------------------
+
+  #measure() {
+    const column = this.columnElements[0];
+    const probe = column.querySelector(".card") ?? this.foundationElements[0];
+    this.#metrics = {
+      cardHeight: probe.getBoundingClientRect().height,
+      height: column.getBoundingClientRect().height,
+    };
+    return this.#metrics;
+  }
+
+  /** Recompute every column's overlap (after a resize or a font change). */
+  relayout() {
+    this.#metrics = null;
+    this.columnElements.forEach((column, i) => {
+      const hidden = column.querySelectorAll('[data-face="down"]').length;
+      this.#layoutColumn(i, hidden);
+    });
+  }
+
+  #layoutColumn(index, hidden) {
+    const cards = this.columnElements[index].children;
+    if (cards.length === 0) return;
+    const { cardHeight, height } = this.#metrics ?? this.#measure();
+    const shown = cards.length - hidden;
+    let down = Math.round(cardHeight * DOWN_SHARE);
+    let up = Math.round(cardHeight * UP_SHARE);
+    const room = height - cardHeight - 4;
+    const need = () => hidden * down + (shown - 1) * up;
+    if (need() > room && hidden > 0) down = Math.max(MIN_DOWN_STEP, Math.floor((room - (shown - 1) * up) / hidden));
+    if (need() > room && shown > 1) up = Math.max(MIN_UP_STEP, Math.floor((room - hidden * down) / (shown - 1)));
+    let top = 0;
+    for (let i = 0; i < cards.length; i++) {
+      cards[i].style.top = `${top}px`;
+      top += i < hidden ? down : up;
+    }
+  }
+
+  // ---- motion: cards slide from where they were to where they are now (FLIP) -------------
+
+  #animating() {
+    return !this.#reduceMotion.matches && !document.hidden;
+  }
+
+  #positions() {
+    const positions = new Map();
+    for (const element of this.root.querySelectorAll('[data-face="up"]')) {
+      positions.set(element, element.getBoundingClientRect());
+    }
+    return positions;
+  }
+
+  #slide(before) {
+    for (const [element, was] of before) {
+      if (!element.isConnected) continue;
+      const now = element.getBoundingClientRect();
+      const dx = was.left - now.left;
+      const dy = was.top - now.top;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+      element.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+        duration: MOVE_MS,
+        easing: "ease-out",
+      });
+    }
+  }
+
+  // ---- marks: selection, legal destinations, keyboard cursor ---------------------------
+
+  /** The elements of a card and every card on it (a foundation card alone). */
+  groupElements(game, card) {
+    const { column, depth } = game.locate(card);
+    if (column === FOUNDATION) return [this.#pool.face(card)];
+    return [...this.columnElements[column].children].slice(depth);
+  }
+
+  /** Lift and light the group that starts at `card` (or nothing, with -1). */
+  lift(game, card) {
+    for (const element of this.#lifted) element.classList.remove("lifted");
+    this.#lifted = card >= 0 ? this.groupElements(game, card) : [];
+    for (const element of this.#lifted) element.classList.add("lifted");
+  }
+
+  /** Mark the destinations of the legal moves `moves` (Move objects) as targets. */
+  markTargets(moves) {
+    for (const element of this.#targets) element.classList.remove("target");
+    this.#targets = moves.map(({ card, dest }) =>
+      dest === FOUNDATION ? this.foundationElements[Math.floor(card / 13)] : this.columnElements[dest],
+    );
+    for (const element of this.#targets) element.classList.add("target");
+  }
+
+  /** The keyboard cursor: an element with an id, announced through aria-activedescendant. */
+  setCursor(element) {
+    this.#cursor?.classList.remove("cursor");
+    this.#cursor = element;
+    if (element) {
+      element.classList.add("cursor");
+      this.root.setAttribute("aria-activedescendant", element.id);
+    } else {
+      this.root.removeAttribute("aria-activedescendant");
+    }
+  }
+
+  /** What lies under an element of the table: a card, its column or foundation, the foundation row. */
+  hit(element) {
+    if (!(element instanceof Element)) return null;
+    const cardElement = element.closest("[data-card]");
+    const column = element.closest("[data-column]");
+    const foundation = element.closest("[data-foundation]");
+    const row = element.closest("[data-foundations]");
+    if (!column && !row) return null;
+    return {
+      card: cardOfElement(cardElement),
+      faceDown: cardElement?.dataset.face === "down",
+      column: column ? Number(column.dataset.column) - 1 : -1,
+      foundation: foundation ? SUITS.indexOf(foundation.dataset.foundation) : -1,
+      onFoundations: Boolean(row),
+    };
+  }
+
+  /** What lies at a point of the screen, looking through `ignore` (the cards being dragged). */
+  hitAt(x, y) {
+    for (const element of document.elementsFromPoint(x, y)) {
+      if (element.classList.contains("dragging")) continue;
+      const hit = this.hit(element);
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  cardElement(card) {
+    return this.#pool.face(card);
+  }
+}
