@@ -12,6 +12,7 @@ PYTEST_ARGS ?= -m "not stack"
 # JS_TESTS=0 leaves out the JavaScript tests (CI runs them in the first pass only).
 JS_TESTS ?= 1
 CHROMIUM ?= /usr/bin/chromium
+export CHROMIUM
 
 RUNTIME_STAMP := $(VENV)/.installed-requirements
 DEV_STAMP := $(VENV)/.installed-requirements-dev
@@ -56,7 +57,8 @@ test: $(DEV_STAMP) chromium
 	fi; \
 	exit $$status
 
-# Browser tests use Debian's Chromium; as root, install it when it is missing.
+# Browser tests use Debian's Chromium; as root, install it when it is missing (otherwise
+# pytest skips them and says how to enable them).
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -65,8 +67,6 @@ chromium:
 			{ apt-get update -q && apt-get install -y -q chromium; } >/tmp/yukon-apt-chromium.log 2>&1 \
 				|| { echo "apt-get install chromium failed (log: /tmp/yukon-apt-chromium.log)"; \
 				     if [ -n "$$CI" ]; then exit 1; fi; }; \
-		else \
-			echo "Browser tests will be skipped: install Debian's chromium (apt-get install chromium) to run them."; \
 		fi; \
 	fi
 

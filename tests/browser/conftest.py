@@ -31,14 +31,21 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if CHROMIUM.exists():
-        return
-    skip = pytest.mark.skip(reason=SKIP_REASON)
-    browser_dir = Path(__file__).resolve().parent
-    for item in items:
-        if item.get_closest_marker("browser") or browser_dir in Path(item.path).parents:
-            item.add_marker(skip)
+@pytest.fixture(scope="session", autouse=True)
+def _require_chromium() -> None:
+    # Session-scoped and autouse: runs before Playwright starts a browser.
+    if not CHROMIUM.exists():
+        pytest.skip(SKIP_REASON)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if getattr(report, "longrepr", None) and SKIP_REASON in str(report.longrepr)
+    ]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} browser tests skipped: {SKIP_REASON}", yellow=True)
 
 
 @pytest.fixture(scope="session")
