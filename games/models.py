@@ -1,1 +1,91 @@
-# Deals and submitted games are added by the game-service issue; the rules live in games/engine.
+"""Issued ranked games and submitted results.
+
+A submission row is the record: it is stored before anything else happens, verified by a
+Celery task replaying its log, and settled exactly once (pending → verified | rejected).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class RulesChoice(models.TextChoices):
+    CLASSIC = "classic", "Classic"
+    RELAXED = "relaxed", "Relaxed"
+
+
+class IssuedGame(models.Model):
+    """A ranked deal drawn by the server for one player; it accepts exactly one submission."""
+
+    class State(models.TextChoices):
+        ISSUED = "issued", "Issued"
+        FINISHED = "finished", "Finished"
+        EXPIRED = "expired", "Expired"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="issued_games")
+    code = models.CharField(max_length=13)
+    rules = models.CharField(max_length=7, choices=RulesChoice.choices)
+    deal_number = models.BigIntegerField()
+    issued_at = models.DateTimeField(db_index=True)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.ISSUED)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "state"])]
+
+    def __str__(self) -> str:
+        return f"{self.code} for user {self.user_id} ({self.state})"
+
+
+class Submission(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        VERIFIED = "verified", "Verified"
+        REJECTED = "rejected", "Rejected"
+
+    client_id = models.UUIDField(unique=True)  # the page's idempotency key
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="submissions"
+    )
+    game = models.OneToOneField(
+        IssuedGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="submission"
+    )
+    code = models.CharField(max_length=13, db_index=True)
+    rules = models.CharField(max_length=7, choices=RulesChoice.choices)
+    ranked = models.BooleanField()  # a server-issued game: may enter global boards
+    assisted = models.BooleanField(default=False)  # a hint was used: enters no board
+    log = models.TextField()
+    move_times_ms = models.JSONField()
+    duration_ms = models.PositiveBigIntegerField()
+    client_finished_at = models.DateTimeField()  # informational only
+    client_version = models.CharField(max_length=64, blank=True)
+    body_hash = models.CharField(max_length=64)  # same client_id + other body → 409
+    received_at = models.DateTimeField(db_index=True)  # the result's time for periods and ties
+
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING, db_index=True)
+    won = models.BooleanField(null=True)
+    moves = models.PositiveIntegerField(null=True)
+    foundation_cards = models.PositiveSmallIntegerField(null=True)
+    score = models.PositiveIntegerField(null=True)
+    points = models.PositiveIntegerField(null=True)
+    reason_code = models.CharField(max_length=32, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    engine_version = models.CharField(max_length=16, blank=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    voided = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "-received_at"]),
+            models.Index(fields=["status", "received_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(settled_at__isnull=False), name="settled_has_time"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"submission {self.pk} {self.code} ({self.status})"
