@@ -96,7 +96,7 @@ CONTENT_SECURITY_POLICY = {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF, "data:"],
+        "img-src": [SELF, "data:"],  # Swagger UI's stylesheet draws its icons as data: URLs
         "connect-src": [SELF],
         "font-src": [SELF],
         "manifest-src": [SELF],
