@@ -21,7 +21,10 @@ from games.engine import DEAL_COUNT, Game, Move, Rules, format_code, verify
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "differential_runner.mjs"
 NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed: the browser engine cannot run")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(NODE is None, reason="node is not installed: the browser engine cannot run"),
+]
 
 SEED = 20261129
 GAMES = 200
@@ -137,7 +140,7 @@ def games() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def browser(games: list[dict], tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+def javascript(games: list[dict], tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
     path = tmp_path_factory.mktemp("differential") / "cases.json"
     path.write_text(json.dumps([{k: case[k] for k in ("code", "log", "probe", "verify")} for case in games]))
     result = subprocess.run([NODE, str(RUNNER), str(path)], capture_output=True, text=True, timeout=120)
@@ -152,8 +155,8 @@ def test_the_sample_covers_the_rules(games: list[dict]) -> None:
     assert sum(log.count("U") for log in logs) >= 200
     take_backs = sum(
         1
-        for case, log in zip(games, logs)
-        for token, before, after in zip(log, case["steps"], case["steps"][1:])
+        for case, log in zip(games, logs, strict=True)
+        for token, before, after in zip(log, case["steps"], case["steps"][1:], strict=True)
         if token != "U" and sum(after["position"]["foundations"]) < sum(before["position"]["foundations"])
     )
     assert take_backs >= 20
@@ -162,20 +165,20 @@ def test_the_sample_covers_the_rules(games: list[dict]) -> None:
     assert set(signatures) >= {".", *"bcdefghijkl"}, "every refusal code but bad_token is probed"
 
 
-def test_same_steps(games: list[dict], browser: list[dict]) -> None:
-    assert len(browser) == len(games)
-    for python, js in zip(games, browser):
+def test_same_steps(games: list[dict], javascript: list[dict]) -> None:
+    assert len(javascript) == len(games)
+    for python, js in zip(games, javascript, strict=True):
         assert js["error"] is None, (python["code"], js["error"])
         assert len(js["steps"]) == len(python["steps"]), python["code"]
         tokens = ["(deal)", *python["log"].split()]
-        for index, (mine, theirs) in enumerate(zip(python["steps"], js["steps"])):
+        for index, (mine, theirs) in enumerate(zip(python["steps"], js["steps"], strict=True)):
             where = f"{python['code']} after {' '.join(tokens[: index + 1])}"
             assert theirs["legal_moves"] == mine["legal_moves"], where
             assert theirs["position"] == mine["position"], where
             assert theirs.get("refusals") == mine.get("refusals"), where
 
 
-def test_same_verdicts(games: list[dict], browser: list[dict]) -> None:
-    for python, js in zip(games, browser):
+def test_same_verdicts(games: list[dict], javascript: list[dict]) -> None:
+    for python, js in zip(games, javascript, strict=True):
         for log, theirs in zip(python["verify"], js["verdicts"], strict=True):
             assert theirs == verify(python["code"], log).to_dict(), f"{python['code']}: {log}"
