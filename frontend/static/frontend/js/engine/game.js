@@ -12,7 +12,7 @@ import { POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, rankedScore } from "./scor
 export const MAX_GROUP = 20;
 const SUIT_COUNT = 4;
 
-// Every candidate move in canonical order for a card, then every take-back destination.
+// Destinations in canonical order: columns 1–7, then F.
 const DESTS = Array.from({ length: COLUMN_COUNT + 1 }, (_, d) => d);
 
 export class Game {
@@ -103,9 +103,9 @@ export class Game {
   /** null if the token (a Move, UNDO or its text) can be played, else `{code, message, params}`. */
   check(token) {
     if (typeof token === "string") {
-      const text = token;
-      token = tokenOrNull(text);
-      if (token === null) return { code: "bad_token", message: formatRefusal("bad_token", { token: text }), params: { token: text } };
+      const params = { token };
+      token = tokenOrNull(token);
+      if (token === null) return { code: "bad_token", message: formatRefusal("bad_token", params), params };
     }
     const code = this.#refuse(token);
     if (code === null) return null;
