@@ -61,7 +61,43 @@ class Xoshiro128:
                 return x % m
 
 
+# below(m)'s rejection limit 2^32 − (2^32 mod m), for every m a shuffle needs.
+_LIMITS = tuple((1 << 32) - ((1 << 32) % m) if m else 0 for m in range(DECK_SIZE + 1))
+
+
 def shuffled_deck(number: int) -> list[Card]:
+    """Fisher–Yates driven by ``Xoshiro128(number).below``, inlined: every verification deals,
+    and method calls would cost more than the arithmetic. ``reference_shuffle`` is the plain form."""
+    mask = MASK32
+    s0 = fmix32((number & mask) ^ 0x9E3779B9)
+    s1 = fmix32((number >> 32) ^ 0x85EBCA6B)
+    s2 = fmix32(s0 ^ s1 ^ 0x6A09E667)
+    s3 = fmix32((s0 + s1 + 0xBB67AE85) & mask)
+    deck = list(range(DECK_SIZE))
+    limits = _LIMITS
+    warm_up = WARM_UP_DRAWS
+    i = DECK_SIZE - 1
+    while i:
+        x = s1 * 5 & mask
+        result = ((x << 7 | x >> 25) & mask) * 9 & mask
+        t = s1 << 9 & mask
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = (s3 << 11 | s3 >> 21) & mask
+        if warm_up:
+            warm_up -= 1
+        elif result < limits[i + 1]:
+            j = result % (i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+            i -= 1
+    return deck
+
+
+def reference_shuffle(number: int) -> list[Card]:
+    """The shuffle exactly as docs/rules.md words it (slower; ``shuffled_deck`` must agree)."""
     rng = Xoshiro128(number)
     deck = list(range(DECK_SIZE))
     for i in range(DECK_SIZE - 1, 0, -1):

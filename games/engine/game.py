@@ -15,11 +15,26 @@ from .codes import GameCode, Rules
 from .deal import FACE_DOWN_AT_DEAL, deal_columns
 from .errors import IllegalMoveError
 from .layout import format_table
-from .move import COLUMN_COUNT, FOUNDATION, MOVES, UNDO, Move, Token
+from .move import FOUNDATION, MOVES, UNDO, Move, Token
 from .scoring import POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, ranked_score
 
 MAX_GROUP = 20
 SUIT_COUNT = 4
+
+# The cards that fit onto each card (one rank lower; Classic: of the other colour), and Kings,
+# which fit into an empty column: legal-move generation looks these up instead of trying moves.
+_FITS_ONTO = {
+    classic: tuple(
+        tuple(
+            card
+            for card in range(DECK_SIZE)
+            if RANK[card] == RANK[top] - 1 and not (classic and RED[card] == RED[top])
+        )
+        for top in range(DECK_SIZE)
+    )
+    for classic in (True, False)
+}
+_KINGS = tuple(c for c in range(DECK_SIZE) if RANK[c] == KING)
 
 # History entry: (card, source, destination, index the group started at in the destination, flipped)
 _Entry = tuple[int, int, int, int, bool]
@@ -285,7 +300,8 @@ class Game:
 class LegalMoves:
     """The legal moves of a position, generated lazily in the canonical order.
 
-    Supports ``move in legal_moves``, ``len()``, ``count()``, ``any()`` and iteration.
+    Supports ``move in legal_moves``, ``len()``, ``count()``, ``any()`` and iteration. Do not
+    change the position while iterating (take a ``list`` first).
     """
 
     __slots__ = ("_game",)
@@ -297,25 +313,33 @@ class LegalMoves:
         return isinstance(move, Move) and self._game.check_move(move.card, move.dest) is None
 
     def __iter__(self) -> Iterator[Move]:
+        # The same answers as trying every card with ``check_move``, found by looking up which
+        # cards fit where (see tests/engine: both ways must agree on every position).
         game = self._game
-        if game.is_won():
+        if game.foundation_cards == DECK_SIZE:
             return
-        check = game.check_move
-        columns, face_down = game._columns, game._face_down
-        for source in range(COLUMN_COUNT):
-            column = columns[source]
-            for position in range(face_down[source], len(column)):
+        columns, face_down, foundations = game._columns, game._face_down, game._foundations
+        fits_onto = _FITS_ONTO[game._classic]
+        destinations: dict[Card, list[int]] = {}  # card → the columns it fits onto, 1 → 7
+        for dest, column in enumerate(columns):
+            for card in fits_onto[column[-1]] if column else _KINGS:
+                destinations.setdefault(card, []).append(dest)
+        for source, column in enumerate(columns):
+            size = len(column)
+            for position in range(face_down[source], size):
                 card = column[position]
                 moves = MOVES[card]
-                for dest in range(COLUMN_COUNT + 1):
-                    if check(card, dest) is None:
-                        yield moves[dest]
-        for suit, count in enumerate(game._foundations):
+                if size - position <= MAX_GROUP:
+                    for dest in destinations.get(card, ()):
+                        if dest != source:
+                            yield moves[dest]
+                if position == size - 1 and foundations[SUIT[card]] == RANK[card] - 1:
+                    yield moves[FOUNDATION]
+        for suit, count in enumerate(foundations):
             if count:
                 card = suit * 13 + count - 1
-                for dest in range(COLUMN_COUNT):
-                    if check(card, dest) is None:
-                        yield MOVES[card][dest]
+                for dest in destinations.get(card, ()):
+                    yield MOVES[card][dest]
 
     def count(self) -> int:
         return sum(1 for _ in self)

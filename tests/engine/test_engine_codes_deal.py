@@ -20,6 +20,7 @@ from games.engine import (
     format_code,
     parse_card,
 )
+from games.engine.deal import reference_shuffle, shuffled_deck
 
 # --- Cards ---------------------------------------------------------------------------------------
 
@@ -162,6 +163,11 @@ def test_deal_follows_the_contract(number):
 @given(st.integers(0, DEAL_COUNT - 1))
 def test_deal_follows_the_contract_everywhere(number):
     assert deal_columns(number) == reference_deal(number)
+
+
+@given(st.integers(0, DEAL_COUNT - 1))
+def test_the_fast_shuffle_is_the_plain_one(number):
+    assert shuffled_deck(number) == reference_shuffle(number)
 
 
 def test_the_deal_shape():
