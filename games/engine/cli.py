@@ -21,6 +21,7 @@ from .move import FOUNDATION, Move
 from .verify import VerifyError, replay, verify
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNUSABLE = 0, 1, 2
+BYTE_ORDER_MARK = "\ufeff"
 
 
 class UnusableInput(Exception):
@@ -67,8 +68,8 @@ def _read_log(path: str | None, stdin: TextIO) -> str:
         return ""
     try:
         if path == "-":
-            return stdin.read()
-        with open(path, encoding="utf-8") as handle:
+            return stdin.read().removeprefix(BYTE_ORDER_MARK)
+        with open(path, encoding="utf-8-sig") as handle:  # a byte-order mark is not a token
             return handle.read()
     except (OSError, UnicodeDecodeError) as error:
         shown = "standard input" if path == "-" else path

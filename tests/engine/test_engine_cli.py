@@ -159,3 +159,10 @@ def test_the_module_runs():
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["points"] == 10
+
+
+def test_a_byte_order_mark_at_the_start_of_a_log_file_is_ignored(tmp_path):
+    log = tmp_path / "notepad.log"
+    log.write_bytes("\ufeff3D>1 AH>F\r\n".encode())
+    assert run("verify", CODE, str(log))[0] == 0
+    assert run("verify", CODE, "-", stdin="\ufeff3D>1 AH>F")[0] == 0

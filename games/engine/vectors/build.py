@@ -20,7 +20,7 @@ from ..errors import REFUSAL_CODES, InvalidCodeError
 from ..game import Game
 from ..move import UNDO
 from .cases import Case, replayed
-from .design_play import bad_token_cases, undo_cases, white_space_case, win_cases
+from .design_play import bad_token_cases, undo_cases, white_space_cases, win_cases
 from .design_rules import all_rule_cases
 from .wins import load_wins
 
@@ -30,6 +30,7 @@ CODE_INPUTS = (
     "YU1-C-AAAAAAA",
     " yu1-c-aaaaaab ",
     "\tYU1-R-AAAAAAB\n",
+    "\u00a0YU1-C-AAAAAAC\u3000",
     "Yu1-r-AbCdEfG",
     "YU1-R-ZZZZZZZ",
     "YU1-C-NXMRLXV",
@@ -51,6 +52,8 @@ CODE_INPUTS = (
     "YU1-C-AAAAAA_",
     "YU1-C-ÄAAAAAA",
     "yu1-c-aaaaaaı",
+    "YU1-C-AAAAAAſ",
+    "\ufeffYU1-C-AAAAAAA",
     "YU1C-AAAAAAA",
     "YU1-C-AAAAAAA-",
     "YU1_C_AAAAAAA",
@@ -122,7 +125,7 @@ def deal_cases() -> list[dict[str, Any]]:
 
 def log_cases() -> list[Case]:
     wins = load_wins()
-    cases = all_rule_cases() + undo_cases() + bad_token_cases() + [white_space_case()] + win_cases(wins)
+    cases = all_rule_cases() + undo_cases() + bad_token_cases() + white_space_cases() + win_cases(wins)
     shown_codes = {case.expect for case in cases}
     missing = set(REFUSAL_CODES) - shown_codes
     assert not missing, f"no case shows {missing}"
@@ -168,9 +171,16 @@ def position_cases(cases: list[Case]) -> list[dict[str, Any]]:
     ]
 
 
+def _visible(text: str) -> str:
+    """JSON text with invisible characters (U+00A0, U+2028, U+FEFF, …) written as escapes."""
+    return "".join(
+        ch if ch == " " or (ch.isprintable() and not ch.isspace()) else f"\\u{ord(ch):04x}" for ch in text
+    )
+
+
 def write(name: str, cases: list[dict[str, Any]]) -> None:
     """One case a line, so that a change shows as a small diff."""
-    lines = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in cases)
+    lines = ",\n".join("  " + _visible(json.dumps(case, ensure_ascii=False)) for case in cases)
     text = f'{{\n "about": {json.dumps(ABOUT[name], ensure_ascii=False)},\n "cases": [\n{lines}\n ]\n}}\n'
     json.loads(text)
     (HERE / f"{name}.json").write_text(text, encoding="utf-8")

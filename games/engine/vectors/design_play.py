@@ -177,7 +177,8 @@ def bad_token_cases() -> list[Case]:
     return cases
 
 
-def white_space_case() -> Case:
+def white_space_cases() -> list[Case]:
+    """Logs split on runs of exactly the white space docs/rules.md lists (U+FEFF is not one)."""
     code = "YU1-C-AAAAAAF"
     game = Game(code)
     tokens = []
@@ -185,11 +186,22 @@ def white_space_case() -> Case:
         move = next(iter(game.legal_moves))
         game.push(move)
         tokens.append(str(move))
-    spaced = make(
-        "tokens may be separated by any white space, newlines and tabs included", code, tokens, None, moves=3
+    spellings = (
+        ("newlines and tabs", f"\n {tokens[0]}\t\t{tokens[1]}\r\n{tokens[2]} \n", None),
+        ("no-break and ideographic spaces", f"{tokens[0]}\u00a0{tokens[1]}\u3000{tokens[2]}", None),
+        ("U+001C, U+0085 and U+2028", f"\x1c{tokens[0]}\x85{tokens[1]}\u2028{tokens[2]}\x1f", None),
+        ("but not U+FEFF (a byte-order mark)", f"{tokens[0]}\ufeff{tokens[1]} {tokens[2]}", "bad_token"),
+        ("but not U+200B (zero-width space)", f"{tokens[0]} {tokens[1]}\u200b{tokens[2]}", "bad_token"),
     )
-    spaced.text = f"\n {tokens[0]}\t\t{tokens[1]}\r\n{tokens[2]} \n"
-    return spaced
+    cases = []
+    for what, text, expect in spellings:
+        counted = (
+            3 if expect is None else text.split().index(next(t for t in text.split() if t not in tokens))
+        )
+        spaced = make(f"tokens are separated by white space: {what}", code, tokens, expect, moves=counted)
+        spaced.text = text
+        cases.append(spaced)
+    return cases
 
 
 def refusal_at(game: Game) -> tuple[str, str]:
