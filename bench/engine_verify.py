@@ -72,7 +72,8 @@ def measure(name: str, cases: list[tuple[str, str]], seconds: float) -> float:
         runs += len(cases)
     per_second = runs / (time.perf_counter() - start)
     tokens = sum(len(log.split()) for _, log in cases) / len(cases)
-    print(f"{name:<28} {per_second:>9,.0f} logs/s  {1e6 / per_second:>7.1f} µs/log  ({tokens:.0f} tokens per log)")
+    micro = 1e6 / per_second
+    print(f"{name:<28} {per_second:>9,.0f} logs/s  {micro:>7.1f} µs/log  ({tokens:.0f} tokens per log)")
     return per_second
 
 
