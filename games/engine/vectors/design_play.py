@@ -9,7 +9,7 @@ from ..cards import RANK
 from ..game import Game
 from ..move import FOUNDATION, MOVES, UNDO, Move
 from .cases import Case, make, replayed, shown
-from .design_rules import in_column, legal, onto_column
+from .design_rules import in_column, onto_column
 from .search import exposes, first, is_take_back, refusals, where
 
 WIN_POINTS = 52 * 10 + 21 * 5
@@ -41,12 +41,28 @@ def turned_card_move(game: Game, move: Move, turned: int) -> str | None:
         game.undo()
 
 
+def opening(code: str, count: int) -> list[str]:
+    """The first ``count`` moves of a deal, each time the first legal move."""
+    game = Game(code)
+    tokens = []
+    for _ in range(count):
+        move = next(iter(game.legal_moves))
+        game.push(move)
+        tokens.append(str(move))
+    return tokens
+
+
+def move_then_two_undos(game: Game) -> list[str] | None:
+    move = first(game.legal_moves, lambda m: onto_column(game, m))
+    return None if move is None else [*move, UNDO, UNDO]
+
+
 def undo_cases() -> list[Case]:
     cases = [
         make("U as the first token: nothing to undo", "YU1-C-AAAAAAA", [UNDO], "nothing_to_undo", moves=0),
         shown(
             "a move and two undos: the second has nothing to undo: {tail}",
-            lambda g: (hit := legal(lambda g, m: onto_column(g, m))(g)) and [*hit, UNDO, UNDO],
+            move_then_two_undos,
             "nothing_to_undo",
             promises={"moves": 1},
         ),
@@ -111,13 +127,7 @@ def redo(game: Game) -> list[str] | None:
 
 def back_to_start() -> Case:
     code = "YU1-R-AAAAAAB"
-    game = Game(code)
-    moves = []
-    for _ in range(3):
-        move = next(iter(game.legal_moves))
-        game.push(move)
-        moves.append(str(move))
-    log = moves + [UNDO] * 4
+    log = opening(code, 3) + [UNDO] * 4
     return make(
         "undo can go back to the deal; one more U has nothing to undo",
         code,
@@ -159,12 +169,7 @@ def bad_token_cases() -> list[Case]:
         make(f"malformed token {token}: {why}", "YU1-C-AAAAAAD", [token], "bad_token", moves=0)
         for token, why in BAD_TOKENS
     ]
-    game = Game("YU1-R-AAAAAAE")
-    legal_moves = []
-    for _ in range(2):
-        move = next(iter(game.legal_moves))
-        game.push(move)
-        legal_moves.append(str(move))
+    legal_moves = opening("YU1-R-AAAAAAE", 2)
     cases.append(
         make(
             "a malformed token after legal moves stops the log there",
@@ -180,12 +185,7 @@ def bad_token_cases() -> list[Case]:
 def white_space_cases() -> list[Case]:
     """Logs split on runs of exactly the white space docs/rules.md lists (U+FEFF is not one)."""
     code = "YU1-C-AAAAAAF"
-    game = Game(code)
-    tokens = []
-    for _ in range(3):
-        move = next(iter(game.legal_moves))
-        game.push(move)
-        tokens.append(str(move))
+    tokens = opening(code, 3)
     spellings = (
         ("newlines and tabs", f"\n {tokens[0]}\t\t{tokens[1]}\r\n{tokens[2]} \n", None),
         ("no-break and ideographic spaces", f"{tokens[0]}\u00a0{tokens[1]}\u3000{tokens[2]}", None),
@@ -204,16 +204,9 @@ def white_space_cases() -> list[Case]:
     return cases
 
 
-def refusal_at(game: Game) -> tuple[str, str]:
-    """Some move the position refuses, and the refusal code."""
-    for code in (
-        "wrong_colour",
-        "wrong_rank",
-        "foundation_order",
-        "empty_needs_king",
-        "face_down",
-        "same_column",
-    ):
+def refusal_at(game: Game, preferred: str) -> tuple[str, str]:
+    """A move the position refuses, with ``preferred`` if it can, and the refusal code."""
+    for code in (preferred, "wrong_colour", "wrong_rank", "face_down", "same_column"):
         move = next(iter(refusals(game, code)), None)
         if move is not None:
             return str(move), code
@@ -233,12 +226,12 @@ def win_cases(wins: list[tuple[str, list[str]]]) -> list[Case]:
         make("bad_token is reported even after a win", code, [*log, "KS>8"], "bad_token", won=True),
     ]
     middle = len(log) // 2
-    for when, at in (
-        ("at the first move", 0),
-        ("in the middle: the rest is not read", middle),
-        ("at the last move", len(log) - 1),
+    for when, at, preferred in (
+        ("at the first move", 0, "face_down"),
+        ("in the middle: the rest is not read", middle, "foundation_order"),
+        ("at the last move", len(log) - 1, "wrong_rank"),
     ):
-        token, refusal = refusal_at(replayed(code, log[:at]))
+        token, refusal = refusal_at(replayed(code, log[:at]), preferred)
         cases.append(
             make(f"illegal {when} ({refusal})", code, [*log[:at], token, *log[at + 1 :]], refusal, moves=at)
         )
@@ -247,7 +240,7 @@ def win_cases(wins: list[tuple[str, list[str]]]) -> list[Case]:
 
 
 def with_take_backs(code: str, log: list[str]) -> Case:
-    """The win with every first chance of a take-back taken, then the card put back: +10 each."""
+    """The win with its first three chances of a take-back taken, each card put back: +10 each."""
     game = Game(code)
     played: list[str] = []
     extra = 0
