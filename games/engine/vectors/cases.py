@@ -8,9 +8,8 @@ from typing import Any
 
 from ..codes import GameCode, Rules
 from ..game import Game
-from ..move import FOUNDATION, Move
 from ..verify import verify
-from .search import Found, Predicate, find, where
+from .search import Found, Predicate, find
 
 
 @dataclass
@@ -84,8 +83,3 @@ def replayed(code: str, log: list[str]) -> Game:
     for token in log:
         game.play(token)
     return game
-
-
-def source_text(game: Game, move: Move) -> str:
-    column, _ = where(game, move.card)
-    return "its foundation" if column == FOUNDATION else f"column {column + 1}"

@@ -53,13 +53,6 @@ def fits(game: Game, card: int, dest: int) -> bool:
     return RANK[top] == RANK[card] + 1 and (game.rules is Rules.RELAXED or RED[top] != RED[card])
 
 
-def face_up(game: Game) -> Iterable[tuple[int, int, int]]:
-    """(column, position, card) for every face-up card, in canonical order."""
-    for index, (column, hidden) in enumerate(zip(game.columns, game.face_down, strict=True)):
-        for position in range(hidden, len(column)):
-            yield index, position, column[position]
-
-
 def exposes(game: Game, move: Move) -> bool:
     """Does the move turn up a face-down card or empty a column?"""
     column, position = where(game, move.card)
