@@ -34,11 +34,17 @@ def choose(game: Game, choice: int) -> Move | str | None:
     return moves[choice % len(moves)] if moves else None
 
 
-def step(game: Game, choice: int) -> str | None:
-    token = choose(game, choice)
-    if token is not None:
+def play(code: str, picks: list[int]) -> tuple[Game, list[str]]:
+    """Random legal play from the deal, stopping early where there is no move; and its log."""
+    game = Game(code)
+    tokens = []
+    for pick in picks:
+        token = choose(game, pick)
+        if token is None:
+            break
         game.play(token)
-    return None if token is None else str(token)
+        tokens.append(str(token))
+    return game, tokens
 
 
 def check_invariants(game: Game) -> None:
@@ -85,13 +91,7 @@ def test_random_play_keeps_the_table_sound_and_undo_restores_it(code, picks):
 
 @given(deals, choices)
 def test_verify_of_the_recorded_log_equals_play(code, picks):
-    game = Game(code)
-    tokens = []
-    for pick in picks:
-        token = step(game, pick)
-        if token is None:
-            break
-        tokens.append(token)
+    game, tokens = play(code, picks)
     verdict = verify(code, " ".join(tokens))
     assert verdict.legal and verdict.error is None
     figures = (verdict.moves, verdict.points, verdict.foundation_cards, verdict.score, verdict.won)
@@ -114,15 +114,9 @@ def canonical_key(game: Game, move: Move) -> tuple:
     return (1, SUIT[move.card], move.dest)
 
 
-@given(deals, st.lists(st.integers(0, 2**16), max_size=40), st.integers(0, 2**16))
-def test_legal_moves_are_exactly_the_moves_push_accepts(code, picks, probe_seed):
-    game = Game(code)
-    tokens = []
-    for pick in picks:
-        token = step(game, pick)
-        if token is None:
-            break
-        tokens.append(token)
+@given(deals, st.lists(st.integers(0, 2**16), max_size=40))
+def test_legal_moves_are_exactly_the_moves_push_accepts(code, picks):
+    game, tokens = play(code, picks)
     listed = list(game.legal_moves)
     legal = game.legal_moves
     accepted = []
