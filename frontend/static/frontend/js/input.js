@@ -78,6 +78,8 @@ export class Input {
 
   /** A tap on `hit` (what table.hit found, or null) at time `at`. */
   tap(hit, at) {
+    const sentHome = this.#sentHome; // only the very next tap can be the second half of that double tap
+    this.#sentHome = { card: -1, at: -Infinity };
     if (this.selected >= 0) {
       const card = this.selected;
       if (hit && hit.card === card) {
@@ -100,7 +102,7 @@ export class Input {
     if (!hit || hit.card < 0) return;
     const card = hit.card;
     // The second tap of a double tap on a card that the first tap already sent home.
-    if (card === this.#sentHome.card && at - this.#sentHome.at <= DOUBLE_TAP_MS) return;
+    if (card === sentHome.card && at - sentHome.at <= DOUBLE_TAP_MS) return;
     if (hit.column >= 0) {
       const home = this.app.session.foundationMove(card);
       if (home) {

@@ -8,6 +8,7 @@ const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
 // Overlap as a share of the card height: how much of a face-down / face-up card shows.
 const DOWN_SHARE = 0.11;
 const UP_SHARE = 0.28;
+const MAX_UP_STEP = 36; // the corner's height on large cards (table.css caps it at 34px)
 const MIN_DOWN_STEP = 3;
 const MIN_UP_STEP = 8;
 const MOVE_MS = 160;
@@ -18,9 +19,20 @@ export function cardOfElement(element) {
   return name && name !== "EMPTY" ? parseCard(name) : -1;
 }
 
+// Marks are a class for the style and a data attribute for tools and tests:
+// lifted → data-selected, target → data-target.
+const MARK_ATTRIBUTES = { lifted: "selected", target: "target" };
+
+function mark(element, name, on) {
+  element.classList.toggle(name, on);
+  if (on) element.dataset[MARK_ATTRIBUTES[name]] = "true";
+  else delete element.dataset[MARK_ATTRIBUTES[name]];
+}
+
 // A card put down: no longer lifted or dragged (FLIP has measured where it was dropped).
 function settle(element) {
-  element.classList.remove("lifted", "dragging");
+  mark(element, "lifted", false);
+  element.classList.remove("dragging");
   element.style.transform = "";
 }
 
@@ -135,7 +147,7 @@ export class Table {
     const { cardHeight, height } = this.#metrics ?? this.#measure();
     const shown = cards.length - hidden;
     let down = Math.round(cardHeight * DOWN_SHARE);
-    let up = Math.round(cardHeight * UP_SHARE);
+    let up = Math.min(Math.round(cardHeight * UP_SHARE), MAX_UP_STEP);
     const room = height - cardHeight - 4;
     const need = () => hidden * down + (shown - 1) * up;
     if (need() > room && hidden > 0) down = Math.max(MIN_DOWN_STEP, Math.floor((room - (shown - 1) * up) / hidden));
@@ -186,18 +198,18 @@ export class Table {
 
   /** Lift and light the group that starts at `card` (or nothing, with -1). */
   lift(game, card) {
-    for (const element of this.#lifted) element.classList.remove("lifted");
+    for (const element of this.#lifted) mark(element, "lifted", false);
     this.#lifted = card >= 0 ? this.groupElements(game, card) : [];
-    for (const element of this.#lifted) element.classList.add("lifted");
+    for (const element of this.#lifted) mark(element, "lifted", true);
   }
 
   /** Mark the destinations of the legal moves `moves` (Move objects) as targets. */
   markTargets(moves) {
-    for (const element of this.#targets) element.classList.remove("target");
+    for (const element of this.#targets) mark(element, "target", false);
     this.#targets = moves.map(({ card, dest }) =>
       dest === FOUNDATION ? this.foundationElements[Math.floor(card / 13)] : this.columnElements[dest],
     );
-    for (const element of this.#targets) element.classList.add("target");
+    for (const element of this.#targets) mark(element, "target", true);
   }
 
   /** The keyboard cursor: an element with an id, announced through aria-activedescendant. */
