@@ -1,1 +1,105 @@
-# Rankings are added by the leaderboard issue.
+"""Leaderboard rows: one best entry per (board, player), daily deals, and flags for review.
+
+PostgreSQL is the record; the Redis sorted sets (leaderboard/index.py) are only an index of
+these rows and can always be rebuilt from them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class BoardEntry(models.Model):
+    """A player's best result on one board: always one real game (the submission)."""
+
+    board = models.CharField(max_length=32)  # see leaderboard/boards.py
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
+    submission = models.ForeignKey("games.Submission", on_delete=models.CASCADE, related_name="board_entries")
+    score = models.PositiveIntegerField()
+    moves = models.PositiveIntegerField()
+    duration_ms = models.PositiveBigIntegerField()
+    achieved_at = models.DateTimeField()  # the server's receipt time, truncated to the second
+    # score × 10^10 + (9,999,999,999 − epoch seconds): higher is better; the Redis score too.
+    sort_key = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["board", "user"], name="one_entry_per_player_and_board")
+        ]
+        indexes = [
+            # Keyset pages and ranks: (board, sort_key DESC, user_id ASC) is the board's order.
+            models.Index(fields=["board", "-sort_key", "user"], name="board_order"),
+        ]
+        verbose_name_plural = "board entries"
+
+    def __str__(self) -> str:
+        return f"{self.board}: user {self.user_id} {self.score}"
+
+
+class DailyDeal(models.Model):
+    """The deal everyone plays on one UTC day under one rule set; picked once, then kept."""
+
+    date = models.DateField()
+    rules = models.CharField(max_length=7)
+    code = models.CharField(max_length=13, db_index=True)
+    picked_at = models.DateTimeField(auto_now_add=True)
+    attempt = models.PositiveSmallIntegerField(default=0)  # candidates refused by the filter before it
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["date", "rules"], name="one_daily_deal_per_rules")]
+        ordering = ["-date", "rules"]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.rules}: {self.code}"
+
+
+class LogFingerprint(models.Model):
+    """The digest of a winning log, to find identical logs on the same deal at once."""
+
+    submission = models.OneToOneField("games.Submission", on_delete=models.CASCADE, related_name="+")
+    code = models.CharField(max_length=13)
+    digest = models.CharField(max_length=64)  # sha256 of the log's tokens joined by one space
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        indexes = [models.Index(fields=["code", "digest"], name="same_log_on_deal")]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.digest[:12]}"
+
+
+class ReplayFlag(models.Model):
+    """A result held for review: its log is identical to another player's on the same deal."""
+
+    class Reason(models.TextChoices):
+        IDENTICAL_LOG = "identical_log", "Identical to another player's log on the same deal"
+
+    submission = models.ForeignKey("games.Submission", on_delete=models.CASCADE, related_name="replay_flags")
+    matches = models.ForeignKey(
+        "games.Submission",
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The earlier identical result.",
+    )
+    reason = models.CharField(max_length=20, choices=Reason.choices, default=Reason.IDENTICAL_LOG)
+    created_at = models.DateTimeField(auto_now_add=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["submission", "matches"], name="one_flag_per_pair")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"submission {self.submission_id} matches {self.matches_id}"
+
+
+class BoardRepair(models.Model):
+    """A board whose Redis index missed a write (Redis was unreachable): rebuilt by a sweeper."""
+
+    board = models.CharField(max_length=32, unique=True)
+    noted_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.board

@@ -288,6 +288,24 @@ SPECTACULAR_SETTINGS = {
 }
 
 
+# --- Leaderboards (leaderboard/) ------------------------------------------------------------------
+
+LEADERBOARD_PAGE_SIZE = 50  # default page size of the boards (a request may ask for up to 100)
+# Seconds a rendered board page is kept in each web process; 0 switches it off.
+LEADERBOARD_HOT_PAGE_SECONDS = env.float("LEADERBOARD_HOT_PAGE_SECONDS", default=1.0)
+# The daily deal is an HMAC of the date with this secret; empty: derived from SECRET_KEY.
+DAILY_DEAL_SECRET = env.str("DAILY_DEAL_SECRET", default="")
+# A callable "module.function"(code) -> bool that may refuse a daily-deal candidate; empty: none.
+LEADERBOARD_DAILY_DEAL_FILTER = env.str("LEADERBOARD_DAILY_DEAL_FILTER", default="")
+LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # keys lb:classic:all, …
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "leaderboard-daily-deals": {"task": "leaderboard.daily_deals_pick", "schedule": 3600},
+        "leaderboard-boards-repair": {"task": "leaderboard.boards_repair", "schedule": 60},
+    }
+)
+
+
 # --- Static files -------------------------------------------------------------------------------
 
 STATIC_URL = "/static/"

@@ -11,6 +11,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("api/", include("leaderboard.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads its start-up script from a URL, not inline: the CSP allows it.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),

@@ -1,0 +1,43 @@
+from django.contrib import admin
+from django.utils import timezone
+
+from leaderboard.models import BoardEntry, BoardRepair, DailyDeal, ReplayFlag
+
+
+@admin.register(BoardEntry)
+class BoardEntryAdmin(admin.ModelAdmin):
+    list_display = ["board", "user", "score", "moves", "duration_ms", "achieved_at", "submission"]
+    list_filter = ["board"]
+    search_fields = ["board", "user__username", "user__display_name"]
+    raw_id_fields = ["user", "submission"]
+    ordering = ["board", "-sort_key", "user_id"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # entries come from verified results only
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(DailyDeal)
+class DailyDealAdmin(admin.ModelAdmin):
+    list_display = ["date", "rules", "code", "attempt", "picked_at"]
+    list_filter = ["rules"]
+    date_hierarchy = "date"
+
+
+@admin.register(ReplayFlag)
+class ReplayFlagAdmin(admin.ModelAdmin):
+    list_display = ["submission", "matches", "reason", "created_at", "reviewed_at", "note"]
+    list_filter = ["reason", ("reviewed_at", admin.EmptyFieldListFilter)]
+    raw_id_fields = ["submission", "matches"]
+    actions = ["mark_reviewed"]
+
+    @admin.action(description="Mark as reviewed")
+    def mark_reviewed(self, request, queryset):
+        queryset.filter(reviewed_at__isnull=True).update(reviewed_at=timezone.now())
+
+
+@admin.register(BoardRepair)
+class BoardRepairAdmin(admin.ModelAdmin):
+    list_display = ["board", "noted_at"]

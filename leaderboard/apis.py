@@ -1,0 +1,379 @@
+"""The leaderboard API: boards, around-me, deals, the daily deal, a player's figures, replays.
+
+Boards, deals, replays and the daily deal are public; /api/me/ and `around=me` need a session.
+Examples of every answer: docs/leaderboards.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+from rest_framework.views import APIView
+
+from leaderboard.boards import (
+    PERIODS,
+    RULES,
+    BoardKeyError,
+    deal_board,
+    global_board,
+    parse_code,
+    parse_period_key,
+)
+from leaderboard.hot_pages import hot_page
+from leaderboard.selectors import BoardPage, Cursor, hidden_replay_codes, leaderboard_around, leaderboard_page
+from leaderboard.services import daily_deal_pick
+from leaderboard.summaries import ReplayHidden, deal_summary, player_summary, replay_get
+
+AROUND_SPAN = 10
+MAX_PAGE_SIZE = 100
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _iso(moment: dt.datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
+
+
+def cursor_encode(direction: str, cursor: Cursor) -> str:
+    raw = f"{direction}{cursor.sort_key}.{cursor.user_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def cursor_decode(text: str) -> tuple[str, Cursor]:
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
+        direction, rest = raw[0], raw[1:]
+        sort_key, user_id = (int(part) for part in rest.split("."))
+        if direction not in "ab" or sort_key < 0 or user_id < 0:
+            raise ValueError
+    except (ValueError, UnicodeDecodeError, binascii.Error, IndexError):
+        raise serializers.ValidationError(
+            {"cursor": ["Not a cursor of this board: use the next or previous links."]}
+        ) from None
+    return direction, Cursor(sort_key, user_id)
+
+
+# --- Output (documentation of the shapes; built by the functions below) --------------------------
+
+
+class PlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+
+
+class EntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = PlayerSerializer()
+    score = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    duration_ms = serializers.IntegerField()
+    achieved_at = serializers.DateTimeField()
+    replay_url = serializers.URLField(allow_null=True, help_text="null while the daily deal's day lasts")
+
+
+class BoardPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = EntrySerializer(many=True)
+
+
+def board_page_data(request, page: BoardPage) -> dict:
+    hidden = hidden_replay_codes(today=_now().date())
+    url = remove_query_param(request.build_absolute_uri(), "around")
+    results = [
+        {
+            "rank": entry.rank,
+            "player": {"name": entry.name},
+            "score": entry.score,
+            "moves": entry.moves,
+            "duration_ms": entry.duration_ms,
+            "achieved_at": _iso(entry.achieved_at),
+            "replay_url": None
+            if entry.code in hidden
+            else request.build_absolute_uri(f"/api/replays/{entry.submission_id}/"),
+        }
+        for entry in page.entries
+    ]
+    entries = page.entries
+    next_link = previous_link = None
+    if entries and page.has_next:
+        next_link = replace_query_param(url, "cursor", cursor_encode("a", entries[-1].cursor))
+    if entries and page.has_previous:
+        previous_link = replace_query_param(url, "cursor", cursor_encode("b", entries[0].cursor))
+    return {"count": page.count, "next": next_link, "previous": previous_link, "results": results}
+
+
+class BoardQuerySerializer(serializers.Serializer):
+    cursor = serializers.CharField(required=False)
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
+    around = serializers.ChoiceField(choices=["me"], required=False)
+
+
+def board_answer(request, *, board: str, query: dict, page_size_default: int) -> Response:
+    """A page of `board` (or the caller's neighbourhood for around=me) as the API answers it."""
+    if query.get("around") == "me":
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("around=me needs a signed-in player.")
+        user_id = request.user.pk
+
+        def around():
+            page = leaderboard_around(board=board, user_id=user_id, span=AROUND_SPAN)
+            return {"ranked": False} if page is None else board_page_data(request, page)
+
+        return Response(hot_page(f"{user_id} {request.build_absolute_uri()}", around))
+    after = before = None
+    if query.get("cursor"):
+        direction, cursor = cursor_decode(query["cursor"])
+        after, before = (cursor, None) if direction == "a" else (None, cursor)
+    page_size = query.get("page_size") or page_size_default
+
+    def page():
+        return board_page_data(
+            request, leaderboard_page(board=board, after=after, before=before, page_size=page_size)
+        )
+
+    return Response(hot_page(request.build_absolute_uri(), page))
+
+
+BOARD_PARAMETERS = [
+    OpenApiParameter("cursor", str, description="From a `next` or `previous` link."),
+    OpenApiParameter("page_size", int, description=f"1 … {MAX_PAGE_SIZE}; default 50."),
+    OpenApiParameter(
+        "around", str, enum=["me"], description="The caller's entry with 10 above and 10 below."
+    ),
+]
+
+
+class LeaderboardApi(APIView):
+    """A global board: ranked wins of one rule set over all time, an ISO week or a UTC day."""
+
+    permission_classes = [AllowAny]
+
+    class InputSerializer(BoardQuerySerializer):
+        rules = serializers.ChoiceField(choices=RULES)
+        period = serializers.ChoiceField(choices=PERIODS, default="all")
+        key = serializers.CharField(required=False, help_text="2026-W48 for a week, 2026-11-29 for a day")
+
+    @extend_schema(
+        operation_id="leaderboard_page",
+        summary="A global leaderboard page",
+        parameters=[
+            OpenApiParameter("rules", str, enum=list(RULES), required=True),
+            OpenApiParameter("period", str, enum=list(PERIODS), description="Default all."),
+            OpenApiParameter("key", str, description="A past week (2026-W48) or day (2026-11-29)."),
+            *BOARD_PARAMETERS,
+        ],
+        responses={200: BoardPageSerializer},
+    )
+    def get(self, request):
+        query = self.InputSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        try:
+            key = parse_period_key(data["period"], data.get("key"), now=_now())
+        except BoardKeyError as error:
+            raise serializers.ValidationError({"key": [str(error)]}) from None
+        board = global_board(data["rules"], data["period"], key)
+        return board_answer(request, board=board, query=data, page_size_default=_page_size())
+
+
+def _page_size() -> int:
+    from django.conf import settings
+
+    return settings.LEADERBOARD_PAGE_SIZE
+
+
+def _code_or_400(code: str):
+    try:
+        return parse_code(code)
+    except BoardKeyError as error:
+        raise serializers.ValidationError({"code": [str(error)]}) from None
+
+
+class DealLeaderboardApi(APIView):
+    """The board of one deal: every verified, non-assisted win on it, each player's best."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="deal_leaderboard_page",
+        summary="A deal's leaderboard page",
+        parameters=BOARD_PARAMETERS,
+        responses={200: BoardPageSerializer},
+    )
+    def get(self, request, code: str):
+        query = BoardQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        board = deal_board(str(_code_or_400(code)))
+        return board_answer(request, board=board, query=query.validated_data, page_size_default=_page_size())
+
+
+class DealDetailApi(APIView):
+    """What is known of one deal: games finished on it, wins, the best score."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        code = serializers.CharField()
+        rules = serializers.CharField()
+        plays = serializers.IntegerField(help_text="Verified finished games on this deal.")
+        wins = serializers.IntegerField()
+        players = serializers.IntegerField(help_text="Entries on the deal's board.")
+        best_score = serializers.IntegerField(allow_null=True)
+        par = serializers.IntegerField(allow_null=True, help_text="Not computed yet: always null.")
+        daily = serializers.ListField(child=serializers.DateField(), help_text="Days it was the daily deal.")
+        leaderboard_url = serializers.URLField()
+
+    @extend_schema(operation_id="deal_detail", summary="A deal's figures", responses={200: OutputSerializer})
+    def get(self, request, code: str):
+        game_code = _code_or_400(code)
+        summary = deal_summary(code=str(game_code), rules=game_code.rules.value)
+        data = {
+            "code": summary.code,
+            "rules": summary.rules,
+            "plays": summary.plays,
+            "wins": summary.wins,
+            "players": summary.players,
+            "best_score": summary.best_score,
+            "par": None,
+            "daily": [day.isoformat() for day in summary.daily_dates],
+            "leaderboard_url": request.build_absolute_uri(f"/api/deals/{summary.code}/leaderboard/"),
+        }
+        return Response(data)
+
+
+class DailyDealApi(APIView):
+    """Today's deals (UTC), one per rule set, the same for everyone."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        class DealSerializer(serializers.Serializer):
+            rules = serializers.CharField()
+            code = serializers.CharField()
+            leaderboard_url = serializers.URLField()
+
+        date = serializers.DateField()
+        ends_at = serializers.DateTimeField()
+        deals = DealSerializer(many=True)
+
+    @extend_schema(
+        operation_id="daily_deal", summary="Today's daily deals", responses={200: OutputSerializer}
+    )
+    def get(self, request):
+        today = _now().date()
+        deals = [daily_deal_pick(date=today, rules=rules) for rules in RULES]
+        ends_at = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
+        data = {
+            "date": today.isoformat(),
+            "ends_at": _iso(ends_at),
+            "deals": [
+                {
+                    "rules": deal.rules,
+                    "code": deal.code,
+                    "leaderboard_url": request.build_absolute_uri(f"/api/deals/{deal.code}/leaderboard/"),
+                }
+                for deal in deals
+            ],
+        }
+        return Response(data)
+
+
+def result_data(request, submission) -> dict:
+    countable = submission.status == "verified" and submission.won and not submission.voided
+    return {
+        "id": submission.pk,
+        "code": submission.code,
+        "rules": submission.rules,
+        "ranked": submission.ranked,
+        "status": submission.status,
+        "won": submission.won,
+        "score": submission.score,
+        "moves": submission.moves,
+        "duration_ms": submission.duration_ms,
+        "received_at": _iso(submission.received_at),
+        "voided": submission.voided,
+        "replay_url": request.build_absolute_uri(f"/api/replays/{submission.pk}/") if countable else None,
+    }
+
+
+class PlayerSummaryApi(APIView):
+    """The signed-in player's figures per rule set, ranks now, unranked wins, last 20 results."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="player_summary", summary="My figures and ranks", responses={200: dict})
+    def get(self, request):
+        summary = player_summary(user=request.user, now=_now())
+        user = request.user
+        data = {
+            "player": {"name": getattr(user, "display_name", "") or user.username},
+            "rules": summary["rules"],
+            "unranked_wins": [result_data(request, result) for result in summary["unranked_wins"]],
+            "recent": [result_data(request, result) for result in summary["recent"]],
+        }
+        return Response(data)
+
+
+class ReplayDetailApi(APIView):
+    """A verified win, move by move with its timings, to watch it."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        code = serializers.CharField()
+        rules = serializers.CharField()
+        player = PlayerSerializer()
+        log = serializers.ListField(child=serializers.CharField(), help_text="Tokens, as played (U = undo).")
+        move_times_ms = serializers.ListField(child=serializers.IntegerField())
+        score = serializers.IntegerField()
+        moves = serializers.IntegerField()
+        duration_ms = serializers.IntegerField()
+        ranked = serializers.BooleanField()
+        achieved_at = serializers.DateTimeField()
+
+    @extend_schema(
+        operation_id="replay_detail", summary="Watch a verified win", responses={200: OutputSerializer}
+    )
+    def get(self, request, submission_id: int):
+        viewer = request.user.pk if request.user.is_authenticated else None
+        try:
+            submission = replay_get(submission_id=submission_id, viewer_id=viewer, now=_now())
+        except ReplayHidden as hidden:
+            return Response(
+                {
+                    "detail": "This daily-deal win can be watched when the day is over.",
+                    "available_at": _iso(hidden.until),
+                },
+                status=status.HTTP_403_FORBIDDEN,
+            )
+        if submission is None:
+            return Response({"detail": "No such win to watch."}, status=status.HTTP_404_NOT_FOUND)
+        user = submission.user
+        data = {
+            "id": submission.pk,
+            "code": submission.code,
+            "rules": submission.rules,
+            "player": {"name": getattr(user, "display_name", "") or user.username},
+            "log": submission.log.split(),
+            "move_times_ms": submission.move_times_ms,
+            "score": submission.score,
+            "moves": submission.moves,
+            "duration_ms": submission.duration_ms,
+            "ranked": submission.ranked,
+            "achieved_at": _iso(submission.received_at.replace(microsecond=0)),
+        }
+        return Response(data)

@@ -1,0 +1,164 @@
+"""Board keys, periods and the sort key shared by PostgreSQL and Redis.
+
+A board key names one ranking:
+
+- ``classic:all``, ``classic:week:2026-W48`` (ISO week, UTC), ``classic:day:2026-11-29`` (UTC):
+  the global boards of a rule set (``classic`` or ``relaxed``), ranked games only;
+- ``deal:YU1-C-AAAAAAB``: every verified, non-assisted win on one deal.
+
+Order on every board: higher score first; on equal scores the earlier second first; then the
+lower user id. ``sort_key`` folds the first two into one integer that fits a double exactly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from games.engine import GameCode, InvalidCodeError
+
+RULES = ("classic", "relaxed")
+PERIODS = ("all", "week", "day")
+
+MAX_EPOCH_SECONDS = 9_999_999_999  # year 2286
+SCORE_FACTOR = 10**10  # sort_key = score × 10^10 + (MAX_EPOCH_SECONDS − epoch seconds) < 2^53
+MAX_SCORE = 99_999
+
+_WEEK_KEY = re.compile(r"(\d{4})-W(\d{2})\Z")
+
+
+class BoardKeyError(ValueError):
+    """A board, period or period key that does not exist; the message is for the caller."""
+
+
+def sort_key(*, score: int, achieved_at: dt.datetime) -> int:
+    """One integer ordering entries like the boards do (ties on it: lower user id first)."""
+    seconds = int(achieved_at.timestamp())
+    if not 0 <= score <= MAX_SCORE or not 0 <= seconds <= MAX_EPOCH_SECONDS:
+        raise ValueError(f"score {score} or time {achieved_at} out of range for a sort key")
+    return score * SCORE_FACTOR + (MAX_EPOCH_SECONDS - seconds)
+
+
+def sort_key_parts(key: int) -> tuple[int, int]:
+    """(score, epoch seconds) back from a sort key."""
+    score, rest = divmod(int(key), SCORE_FACTOR)
+    return score, MAX_EPOCH_SECONDS - rest
+
+
+def truncate_to_second(moment: dt.datetime) -> dt.datetime:
+    return moment.astimezone(dt.UTC).replace(microsecond=0)
+
+
+def week_key(moment: dt.datetime | dt.date) -> str:
+    day = moment.astimezone(dt.UTC).date() if isinstance(moment, dt.datetime) else moment
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def day_key(moment: dt.datetime | dt.date) -> str:
+    day = moment.astimezone(dt.UTC).date() if isinstance(moment, dt.datetime) else moment
+    return day.isoformat()
+
+
+def global_board(rules: str, period: str, key: str = "") -> str:
+    if period == "all":
+        return f"{rules}:all"
+    return f"{rules}:{period}:{key}"
+
+
+def deal_board(code: str) -> str:
+    return f"deal:{code}"
+
+
+def boards_for_result(*, rules: str, code: str, ranked: bool, received_at: dt.datetime) -> list[str]:
+    """Every board a verified, won, non-assisted result enters."""
+    boards = []
+    if ranked:
+        boards += [
+            global_board(rules, "all"),
+            global_board(rules, "week", week_key(received_at)),
+            global_board(rules, "day", day_key(received_at)),
+        ]
+    boards.append(deal_board(code))
+    return boards
+
+
+def parse_period_key(period: str, key: str | None, *, now: dt.datetime) -> str:
+    """The period key for `period`: `key` checked, or the current one when `key` is empty."""
+    if period == "all":
+        if key:
+            raise BoardKeyError("period=all takes no key")
+        return ""
+    if period == "week":
+        if not key:
+            return week_key(now)
+        match = _WEEK_KEY.match(key)
+        try:
+            if not match:
+                raise ValueError
+            dt.date.fromisocalendar(int(match[1]), int(match[2]), 1)
+        except ValueError:
+            raise BoardKeyError(f"{key!r} is not an ISO week: write it like 2026-W48") from None
+        return key
+    if period == "day":
+        if not key:
+            return day_key(now)
+        try:
+            if len(key) != 10:
+                raise ValueError
+            return dt.date.fromisoformat(key).isoformat()
+        except ValueError:
+            raise BoardKeyError(f"{key!r} is not a day: write it like 2026-11-29") from None
+    raise BoardKeyError(f"unknown period {period!r}: use all, week or day")
+
+
+def parse_rules(rules: str | None) -> str:
+    if rules not in RULES:
+        raise BoardKeyError(f"unknown rules {rules!r}: use classic or relaxed")
+    return rules
+
+
+def parse_code(code: str) -> GameCode:
+    try:
+        return GameCode.parse(code)
+    except InvalidCodeError as error:
+        raise BoardKeyError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class BoardPeriod:
+    """What a board key says about itself: its kind and, for a period board, when it ends."""
+
+    kind: str  # "all", "week", "day" or "deal"
+    ends_at: dt.datetime | None  # the end of a week or day board (UTC), else None
+
+
+def board_period(board: str) -> BoardPeriod:
+    parts = board.split(":")
+    if parts[0] == "deal":
+        return BoardPeriod("deal", None)
+    if len(parts) == 2:
+        return BoardPeriod("all", None)
+    midnight = dt.time(tzinfo=dt.UTC)
+    if parts[1] == "day":
+        day = dt.date.fromisoformat(parts[2])
+        return BoardPeriod("day", dt.datetime.combine(day + dt.timedelta(days=1), midnight))
+    match = _WEEK_KEY.match(parts[2])
+    monday = dt.date.fromisocalendar(int(match[1]), int(match[2]), 1)
+    return BoardPeriod("week", dt.datetime.combine(monday + dt.timedelta(days=7), midnight))
+
+
+def is_board_key(board: str) -> bool:
+    """True for a well-formed board key (used by the rebuild command)."""
+    parts = board.split(":")
+    try:
+        if parts[0] == "deal" and len(parts) == 2:
+            return str(GameCode.parse(parts[1])) == parts[1]
+        if parts[0] in RULES and len(parts) == 2:
+            return parts[1] == "all"
+        if parts[0] in RULES and len(parts) == 3 and parts[1] in ("week", "day"):
+            return parse_period_key(parts[1], parts[2], now=dt.datetime.now(dt.UTC)) == parts[2]
+    except (InvalidCodeError, BoardKeyError):
+        return False
+    return False

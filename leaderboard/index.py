@@ -1,0 +1,303 @@
+"""The Redis index of the boards: one sorted set per board, written after commits, rebuilt from SQL.
+
+Key ``<prefix>:<board>`` (``lb:classic:all``). Score: the entry's sort key
+(``score × 10^10 + (9,999,999,999 − epoch seconds)``, below 2^53, so exact as a double).
+Member: the zero-padded complement of the user id (``10^19 − 1 − id``, 19 digits), so that
+ZREVRANGE, which orders equal scores by descending member bytes, puts the lower user id first.
+
+Every built key holds one sentinel member ``""`` with score −1 (always last): a key that
+exists is complete, a missing key means "not built" (never "empty"), and writes only touch
+keys that exist, so a key can never be half-filled by them. A rebuild fills ``<key>:build``
+and RENAMEs it over the key; writes arriving meanwhile go to both, and removals made during
+the rebuild are remembered in ``<key>:removed`` so the loader does not bring them back.
+
+This module knows Redis only; leaderboard/indexing.py connects it to Django.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+
+import redis
+
+SENTINEL = ""
+SENTINEL_SCORE = -1
+MEMBER_COMPLEMENT = 10**19 - 1
+BUILD_KEY_TTL = 3600  # a crashed rebuild leaves nothing behind for long
+LOAD_BATCH = 5000
+
+
+def member_for(user_id: int) -> str:
+    return f"{MEMBER_COMPLEMENT - user_id:019d}"
+
+
+def user_for(member: bytes | str) -> int:
+    return MEMBER_COMPLEMENT - int(member)
+
+
+# KEYS: live, build, removed. ARGV: mode (gt | set | del), sort key, member.
+_WRITE = """
+local mode, score, member = ARGV[1], ARGV[2], ARGV[3]
+local function apply(key)
+  if mode == 'del' then redis.call('zrem', key, member)
+  elseif mode == 'gt' then redis.call('zadd', key, 'GT', score, member)
+  else redis.call('zadd', key, score, member) end
+end
+if redis.call('exists', KEYS[1]) == 1 then apply(KEYS[1]) end
+if redis.call('exists', KEYS[2]) == 1 then
+  apply(KEYS[2])
+  if mode == 'del' then
+    redis.call('sadd', KEYS[3], member)
+    redis.call('expire', KEYS[3], ARGV[4])
+  else
+    redis.call('srem', KEYS[3], member)
+  end
+end
+return 1
+"""
+
+# KEYS: build, removed. ARGV: sort key, member, sort key, member, ... Returns 0 if the build
+# key vanished (Redis flushed meanwhile): the rebuild must then stop.
+_LOAD = """
+if redis.call('exists', KEYS[1]) == 0 then return 0 end
+local check = redis.call('exists', KEYS[2]) == 1
+for i = 1, #ARGV, 2 do
+  local member = ARGV[i + 1]
+  if not (check and redis.call('sismember', KEYS[2], member) == 1) then
+    redis.call('zadd', KEYS[1], 'NX', ARGV[i], member)
+  end
+end
+return 1
+"""
+
+# KEYS: board. ARGV: mode (first | after | before), sort key, member, limit.
+# Returns false for a missing key, else {count, offset, {member, score, ...}}.
+_PAGE = """
+local key = KEYS[1]
+if redis.call('exists', key) == 0 then return false end
+local count = redis.call('zcard', key) - 1
+local limit = tonumber(ARGV[4])
+local offset = 0
+if ARGV[1] ~= 'first' then
+  local score, member = ARGV[2], ARGV[3]
+  local position = redis.call('zcount', key, '(' .. score, '+inf')
+  local here = 0
+  for _, m in ipairs(redis.call('zrangebyscore', key, score, score)) do
+    if m > member then position = position + 1 elseif m == member then here = 1 end
+  end
+  if ARGV[1] == 'after' then
+    offset = position + here
+  else
+    offset = position - limit
+    if offset < 0 then limit = limit + offset; offset = 0 end
+  end
+end
+if limit <= 0 or offset >= count then return {count, offset, {}} end
+return {count, offset, redis.call('zrevrange', key, offset, offset + limit - 1, 'WITHSCORES')}
+"""
+
+# KEYS: board. ARGV: member, span. Returns false for a missing key, else
+# {count, rank0 (−1 when absent), offset, {member, score, ...}}.
+_AROUND = """
+local key = KEYS[1]
+if redis.call('exists', key) == 0 then return false end
+local count = redis.call('zcard', key) - 1
+local rank = redis.call('zrevrank', key, ARGV[1])
+if not rank then return {count, -1, 0, {}} end
+local span = tonumber(ARGV[2])
+local first = math.max(0, rank - span)
+local last = math.min(rank + span, count - 1)
+return {count, rank, first, redis.call('zrevrange', key, first, last, 'WITHSCORES')}
+"""
+
+# KEYS: board. ARGV: member. Returns false for a missing key, else {count, rank0 or −1}.
+_RANK = """
+local key = KEYS[1]
+if redis.call('exists', key) == 0 then return false end
+local rank = redis.call('zrevrank', key, ARGV[1])
+return {redis.call('zcard', key) - 1, rank or -1}
+"""
+
+# KEYS: lock. ARGV: token. Deletes the lock only if it is still ours.
+_UNLOCK = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class IndexChange:
+    """One write to a board: `mode` "gt" (only if better), "set" (exactly) or "del"."""
+
+    board: str
+    user_id: int
+    mode: str
+    sort_key: int = 0
+
+
+@dataclass(frozen=True)
+class IndexItem:
+    user_id: int
+    sort_key: int
+
+
+@dataclass(frozen=True)
+class IndexSlice:
+    """Consecutive items of a board from position `offset` (0-based) and the board's size."""
+
+    count: int
+    offset: int
+    items: list[IndexItem]
+
+
+class IndexBuildLost(RuntimeError):
+    """The build key disappeared during a rebuild (Redis flushed or restarted)."""
+
+
+class RedisBoardIndex:
+    def __init__(self, client: redis.Redis, *, prefix: str = "lb") -> None:
+        self.client = client
+        self.prefix = prefix
+        self._write = client.register_script(_WRITE)
+        self._load = client.register_script(_LOAD)
+        self._page = client.register_script(_PAGE)
+        self._around = client.register_script(_AROUND)
+        self._rank = client.register_script(_RANK)
+        self._unlock = client.register_script(_UNLOCK)
+
+    # --- keys -------------------------------------------------------------------------------
+
+    def key(self, board: str) -> str:
+        return f"{self.prefix}:{board}"
+
+    def board_of(self, key: str | bytes) -> str:
+        text = key.decode() if isinstance(key, bytes) else key
+        return text[len(self.prefix) + 1 :]
+
+    def built_boards(self) -> list[str]:
+        """Boards with a key in Redis (helper keys left out)."""
+        boards = []
+        for key in self.client.scan_iter(match=f"{self.prefix}:*", count=1000):
+            board = self.board_of(key)
+            if not board.endswith((":build", ":removed", ":lock")):
+                boards.append(board)
+        return sorted(boards)
+
+    def exists(self, board: str) -> bool:
+        return bool(self.client.exists(self.key(board)))
+
+    # --- writes -----------------------------------------------------------------------------
+
+    def apply(self, changes: Iterable[IndexChange]) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        for change in changes:
+            key = self.key(change.board)
+            self._write(
+                keys=[key, f"{key}:build", f"{key}:removed"],
+                args=[change.mode, change.sort_key, member_for(change.user_id), BUILD_KEY_TTL],
+                client=pipe,
+            )
+        pipe.execute()
+
+    # --- reads: None when the board's key is missing ---------------------------------------
+
+    def page(
+        self, board: str, *, mode: str = "first", sort_key: int = 0, user_id: int = 0, limit: int = 50
+    ) -> IndexSlice | None:
+        """The first page, or `limit` items right after / before the entry (sort_key, user_id)."""
+        member = member_for(user_id) if mode != "first" else ""
+        answer = self._page(keys=[self.key(board)], args=[mode, sort_key, member, limit])
+        if answer is None:
+            return None
+        count, offset, flat = answer
+        return IndexSlice(int(count), int(offset), _items(flat))
+
+    def around(self, board: str, *, user_id: int, span: int = 10) -> tuple[int | None, IndexSlice] | None:
+        """(0-based rank or None when absent, the slice around it), or None for a missing key."""
+        answer = self._around(keys=[self.key(board)], args=[member_for(user_id), span])
+        if answer is None:
+            return None
+        count, rank, offset, flat = answer
+        rank = int(rank)
+        return (rank if rank >= 0 else None), IndexSlice(int(count), int(offset), _items(flat))
+
+    def rank(self, board: str, *, user_id: int) -> tuple[int | None, int] | None:
+        """(0-based rank or None, board size), or None for a missing key."""
+        answer = self._rank(keys=[self.key(board)], args=[member_for(user_id)])
+        if answer is None:
+            return None
+        count, rank = answer
+        return (int(rank) if int(rank) >= 0 else None), int(count)
+
+    # --- rebuild ----------------------------------------------------------------------------
+
+    def lock(self, board: str, *, seconds: int = 600) -> str | None:
+        """Claim the board's rebuild; the token to release it, or None if someone else holds it."""
+        token = secrets.token_hex(8)
+        return token if self.client.set(f"{self.key(board)}:lock", token, nx=True, ex=seconds) else None
+
+    def unlock(self, board: str, token: str) -> None:
+        self._unlock(keys=[f"{self.key(board)}:lock"], args=[token])
+
+    def rebuild(
+        self,
+        board: str,
+        rows: Callable[[], Iterable[tuple[int, int]]],
+        *,
+        expire_at: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Fill the build key from `rows()` — (sort_key, user_id) pairs, read after the build key
+        exists — and RENAME it over the board's key. Returns the number of entries loaded."""
+        key = self.key(board)
+        build, removed = f"{key}:build", f"{key}:removed"
+        pipe = self.client.pipeline()
+        pipe.delete(build, removed)
+        pipe.zadd(build, {SENTINEL: SENTINEL_SCORE})
+        pipe.expire(build, BUILD_KEY_TTL)
+        pipe.execute()
+        loaded = 0
+        for batch in _batches(rows(), LOAD_BATCH):
+            args = []
+            for sort_key, user_id in batch:
+                args += [sort_key, member_for(user_id)]
+            if not self._load(keys=[build, removed], args=args):
+                raise IndexBuildLost(f"the build key of {board} vanished during the rebuild")
+            loaded += len(batch)
+            if progress:
+                progress(loaded)
+        pipe = self.client.pipeline()
+        pipe.rename(build, key)
+        pipe.delete(removed)
+        if expire_at is None:
+            pipe.persist(key)
+        else:
+            pipe.expireat(key, expire_at)
+        try:
+            pipe.execute()
+        except redis.ResponseError as error:  # "no such key": the build key vanished
+            raise IndexBuildLost(f"could not swap in the rebuilt {board}: {error}") from error
+        return loaded
+
+    def drop(self, board: str) -> None:
+        key = self.key(board)
+        self.client.delete(key, f"{key}:build", f"{key}:removed", f"{key}:lock")
+
+
+def _items(flat: list) -> list[IndexItem]:
+    items = []
+    for index in range(0, len(flat), 2):
+        member = flat[index]
+        if member in (b"", ""):
+            continue  # the sentinel
+        items.append(IndexItem(user_for(member), int(float(flat[index + 1]))))
+    return items
+
+
+def _batches(iterable: Iterable, size: int) -> Iterator[list]:
+    iterator = iter(iterable)
+    while batch := list(islice(iterator, size)):
+        yield batch

@@ -1,0 +1,159 @@
+"""Django side of the Redis index: which client, writes after commit, rebuilds from SQL.
+
+Redis is optional: without REDIS_URL every read is answered by SQL. With it, a read that
+finds Redis unreachable, or the board's key missing, is answered by SQL too; a missing key
+also starts one rebuild (a Celery task, claimed by a lock so it runs once). A write that
+cannot reach Redis is noted in BoardRepair and a periodic task rebuilds those boards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable, Iterable
+
+import redis
+from django.conf import settings
+from django.db import transaction
+
+from leaderboard.boards import board_period
+from leaderboard.index import IndexChange, RedisBoardIndex
+from leaderboard.models import BoardEntry, BoardRepair
+
+logger = logging.getLogger(__name__)
+
+_index: RedisBoardIndex | None = None
+_index_url: str | None = None
+_down_until = 0.0
+DOWN_BACKOFF_SECONDS = 2.0  # after a failure, reads skip Redis this long instead of waiting on it
+DEAL_BOARD_TTL = 7 * 24 * 3600  # a deal board's key is rebuilt on a read after a week
+PERIOD_BOARD_RETENTION = 2 * 24 * 3600  # a finished week or day stays in Redis this long
+
+
+def board_index() -> RedisBoardIndex | None:
+    """The index when REDIS_URL is set and Redis did not just fail; else None (use SQL)."""
+    global _index, _index_url
+    url = settings.REDIS_URL
+    if not url or time.monotonic() < _down_until:
+        return None
+    if _index is None or _index_url != url:
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=0.5, socket_timeout=2, health_check_interval=30
+        )
+        _index, _index_url = RedisBoardIndex(client, prefix=settings.LEADERBOARD_REDIS_PREFIX), url
+    return _index
+
+
+def index_failed(error: Exception) -> None:
+    """Note a Redis failure: the next reads go to SQL for a moment."""
+    global _down_until
+    _down_until = time.monotonic() + DOWN_BACKOFF_SECONDS
+    logger.warning("leaderboard index unreachable: %s", error)
+
+
+def index_reset() -> None:
+    """Forget the client and any failure (tests, and after a fork if needed)."""
+    global _index, _index_url, _down_until
+    _index, _index_url, _down_until = None, None, 0.0
+
+
+# --- writes -----------------------------------------------------------------------------------
+
+
+def index_changes_schedule(changes: list[IndexChange]) -> None:
+    """Apply `changes` to Redis once the current transaction commits."""
+    if changes and settings.REDIS_URL:
+        transaction.on_commit(lambda: index_changes_apply(changes))
+
+
+def index_changes_apply(changes: list[IndexChange]) -> None:
+    index = board_index()
+    try:
+        if index is None:
+            raise redis.ConnectionError("skipped: Redis failed a moment ago")
+        index.apply(changes)
+    except redis.RedisError as error:
+        index_failed(error)
+        for board in sorted({change.board for change in changes}):
+            BoardRepair.objects.update_or_create(board=board)
+
+
+# --- reads --------------------------------------------------------------------------------------
+
+
+def index_read(read: Callable[[RedisBoardIndex], object | None], *, board: str) -> object | None:
+    """`read(index)`, or None when it must be answered by SQL (no Redis, down, key missing)."""
+    index = board_index()
+    if index is None:
+        return None
+    try:
+        answer = read(index)
+    except redis.RedisError as error:
+        index_failed(error)
+        return None
+    if answer is None:
+        index_board_missing(board)
+    return answer
+
+
+def index_board_missing(board: str) -> None:
+    """Start one rebuild of a board whose key is missing (the lock makes it one)."""
+    index = board_index()
+    if index is None:
+        return
+    try:
+        token = index.lock(board)
+    except redis.RedisError as error:
+        index_failed(error)
+        return
+    if token is None:
+        return  # a rebuild is already on its way
+    from leaderboard.tasks import board_rebuild
+
+    try:
+        board_rebuild.delay(board=board, lock_token=token)
+    except Exception as error:  # the broker is down: let a later read try again
+        logger.warning("could not start the rebuild of %s: %s", board, error)
+        index.unlock(board, token)
+
+
+# --- rebuild --------------------------------------------------------------------------------------
+
+
+def board_expire_at(board: str, *, now: dt.datetime | None = None) -> int | None:
+    """When a board's key should expire (epoch seconds), or None for never."""
+    now = now or dt.datetime.now(dt.UTC)
+    period = board_period(board)
+    if period.kind == "all":
+        return None
+    if period.kind == "deal":
+        return int(now.timestamp()) + DEAL_BOARD_TTL
+    keep_until = period.ends_at + dt.timedelta(seconds=PERIOD_BOARD_RETENTION)
+    return int(max(keep_until, now + dt.timedelta(days=1)).timestamp())
+
+
+def board_rows(board: str) -> Iterable[tuple[int, int]]:
+    """Every (sort_key, user_id) of a board, in one query (one snapshot)."""
+    return (
+        BoardEntry.objects.filter(board=board).values_list("sort_key", "user_id").iterator(chunk_size=10_000)
+    )
+
+
+def index_board_rebuild(
+    *, board: str, lock_token: str | None = None, progress: Callable[[int], None] | None = None
+) -> int | None:
+    """Rebuild a board's Redis key from PostgreSQL; the entries loaded, or None when another
+    rebuild holds the board (or Redis is not configured)."""
+    index = board_index()
+    if index is None:
+        return None
+    token = lock_token or index.lock(board)
+    if token is None:
+        return None
+    try:
+        return index.rebuild(
+            board, lambda: board_rows(board), expire_at=board_expire_at(board), progress=progress
+        )
+    finally:
+        index.unlock(board, token)

@@ -1,0 +1,240 @@
+"""Writes of the leaderboard: entries from verified wins, a player's rebuild, daily deals.
+
+`result_record` and `player_entries_rebuild` are the seam called by games (through the
+settings LEADERBOARD_RESULT_RECORDER / LEADERBOARD_PLAYER_REBUILD), inside the transaction
+that changes the results. PostgreSQL is written at once; Redis after the commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from django.utils.module_loading import import_string
+
+from games.engine import DEAL_COUNT, Rules, format_code
+from games.models import Submission
+from leaderboard.boards import boards_for_result, sort_key, truncate_to_second
+from leaderboard.index import IndexChange
+from leaderboard.indexing import index_changes_schedule
+from leaderboard.models import BoardEntry, DailyDeal, LogFingerprint, ReplayFlag
+from leaderboard.selectors import daily_deal_cache_clear, entry_rank_sql
+
+logger = logging.getLogger(__name__)
+
+ENTRY_FIELDS = ("submission_id", "score", "moves", "duration_ms", "achieved_at", "sort_key")
+
+
+def result_counts(submission: Submission) -> bool:
+    """True for a result that enters boards: verified, won, not assisted, not voided, scored."""
+    return (
+        submission.status == Submission.Status.VERIFIED
+        and submission.won is True
+        and not submission.assisted
+        and not submission.voided
+        and submission.score is not None
+        and submission.user_id is not None
+    )
+
+
+def player_may_rank(user) -> bool:
+    return user is not None and user.is_active and not getattr(user, "is_suspended", False)
+
+
+def result_record(*, submission: Submission) -> dict[str, int]:
+    """Enter a verified win on every board it qualifies for, keeping each player's best.
+
+    Runs inside the transaction that settles `submission`. An entry is replaced only by a
+    better result (higher score, or the same score reached in an earlier second). Returns the
+    player's rank on each of those boards (board key → rank, from SQL, in this transaction).
+    """
+    if not result_counts(submission):
+        return {}
+    user = get_user_model().objects.filter(pk=submission.user_id).first()
+    if not player_may_rank(user):
+        return {}
+    achieved_at = truncate_to_second(submission.received_at)
+    key = sort_key(score=submission.score, achieved_at=achieved_at)
+    boards = boards_for_result(
+        rules=submission.rules,
+        code=submission.code,
+        ranked=submission.ranked,
+        received_at=submission.received_at,
+    )
+    changes = []
+    for board in boards:
+        if _entry_upsert_if_better(board=board, submission=submission, achieved_at=achieved_at, key=key):
+            changes.append(IndexChange(board, submission.user_id, "gt", key))
+    index_changes_schedule(changes)
+    _identical_logs_flag(submission=submission)
+    return {board: entry_rank_sql(board=board, user_id=submission.user_id) for board in boards}
+
+
+def _entry_upsert_if_better(
+    *, board: str, submission: Submission, achieved_at: dt.datetime, key: int
+) -> bool:
+    """INSERT … ON CONFLICT DO UPDATE … WHERE better: True when the row was written."""
+    table = connection.ops.quote_name(BoardEntry._meta.db_table)
+    updates = ", ".join(f"{field} = excluded.{field}" for field in ENTRY_FIELDS)
+    sql = (
+        f"INSERT INTO {table} (board, user_id, {', '.join(ENTRY_FIELDS)}) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+        f"ON CONFLICT (board, user_id) DO UPDATE SET {updates} "
+        f"WHERE excluded.sort_key > {table}.sort_key RETURNING id"
+    )
+    params = [
+        board,
+        submission.user_id,
+        submission.pk,
+        submission.score,
+        submission.moves,
+        submission.duration_ms,
+        connection.ops.adapt_datetimefield_value(achieved_at),
+        key,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone() is not None
+
+
+def _log_digest(log: str) -> str:
+    return hashlib.sha256(" ".join(log.split()).encode()).hexdigest()
+
+
+def _identical_logs_flag(*, submission: Submission) -> None:
+    """Flag a winning log identical to another player's on the same deal, for review."""
+    digest = _log_digest(submission.log)
+    matches = list(
+        LogFingerprint.objects.filter(code=submission.code, digest=digest)
+        .exclude(user_id=submission.user_id)
+        .exclude(submission_id=submission.pk)
+        .values_list("submission_id", flat=True)
+    )
+    LogFingerprint.objects.get_or_create(
+        submission=submission,
+        defaults={"code": submission.code, "digest": digest, "user_id": submission.user_id},
+    )
+    for match in matches:
+        flag, created = ReplayFlag.objects.get_or_create(submission=submission, matches_id=match)
+        if created:
+            logger.warning(
+                "identical winning log flagged",
+                extra={"submission_id": submission.pk, "matches": match, "code": submission.code},
+            )
+
+
+def player_entries_rebuild(*, user_id: int) -> None:
+    """Recompute every entry of a player from their remaining counted results.
+
+    Called inside the transaction after a void, a suspension, a deletion or anything else that
+    changes which results count. A suspended, inactive or missing player ends with no entry.
+    """
+    user = get_user_model().objects.filter(pk=user_id).first()
+    existing = {
+        entry.board: entry for entry in BoardEntry.objects.select_for_update().filter(user_id=user_id)
+    }
+    wanted: dict[str, tuple[Submission, dt.datetime, int]] = {}
+    if player_may_rank(user):
+        results = Submission.objects.filter(
+            user_id=user_id,
+            status=Submission.Status.VERIFIED,
+            won=True,
+            assisted=False,
+            voided=False,
+            score__isnull=False,
+        ).only("id", "code", "rules", "ranked", "received_at", "score", "moves", "duration_ms")
+        for result in results:
+            achieved_at = truncate_to_second(result.received_at)
+            key = sort_key(score=result.score, achieved_at=achieved_at)
+            for board in boards_for_result(
+                rules=result.rules, code=result.code, ranked=result.ranked, received_at=result.received_at
+            ):
+                best = wanted.get(board)
+                if best is None or (key, -result.pk) > (best[2], -best[0].pk):
+                    wanted[board] = (result, achieved_at, key)
+    changes = []
+    gone = [board for board in existing if board not in wanted]
+    if gone:
+        BoardEntry.objects.filter(user_id=user_id, board__in=gone).delete()
+        changes += [IndexChange(board, user_id, "del") for board in gone]
+    for board, (result, achieved_at, key) in wanted.items():
+        entry = existing.get(board)
+        if entry is not None and entry.submission_id == result.pk and entry.sort_key == key:
+            continue
+        values = {
+            "submission_id": result.pk,
+            "score": result.score,
+            "moves": result.moves,
+            "duration_ms": result.duration_ms,
+            "achieved_at": achieved_at,
+            "sort_key": key,
+        }
+        BoardEntry.objects.update_or_create(board=board, user_id=user_id, defaults=values)
+        changes.append(IndexChange(board, user_id, "set", key))
+    index_changes_schedule(changes)
+
+
+# --- Daily deals -----------------------------------------------------------------------------------
+
+DAILY_DEAL_MAX_ATTEMPTS = 1000
+
+
+def _daily_deal_secret() -> bytes:
+    secret = settings.DAILY_DEAL_SECRET
+    if secret:
+        return secret.encode()
+    # Derived, so that it differs from SECRET_KEY and reveals nothing about it.
+    return hmac.new(settings.SECRET_KEY.encode(), b"yukon daily deal", hashlib.sha256).digest()
+
+
+def daily_deal_candidate(*, date: dt.date, rules: str, attempt: int = 0) -> int:
+    """The `attempt`-th candidate deal number for a day: HMAC of the date with the secret."""
+    message = f"{date.isoformat()}:{rules}:{attempt}".encode()
+    digest = hmac.new(_daily_deal_secret(), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") % DEAL_COUNT
+
+
+def daily_deal_filter() -> Callable[[str], bool] | None:
+    """The hook that may refuse a candidate (e.g. an unwinnable deal): LEADERBOARD_DAILY_DEAL_FILTER."""
+    path = settings.LEADERBOARD_DAILY_DEAL_FILTER
+    return import_string(path) if path else None
+
+
+def daily_deal_pick(*, date: dt.date, rules: str) -> DailyDeal:
+    """The daily deal of `date` under `rules`: the stored one, or picked now and stored."""
+    deal = DailyDeal.objects.filter(date=date, rules=rules).first()
+    if deal is not None:
+        return deal
+    accept = daily_deal_filter()
+    letter_rules = Rules(rules)
+    for attempt in range(DAILY_DEAL_MAX_ATTEMPTS):
+        code = format_code(letter_rules, daily_deal_candidate(date=date, rules=rules, attempt=attempt))
+        if accept is None or accept(code):
+            break
+    else:
+        raise RuntimeError(
+            f"no daily deal for {date} {rules}: the filter refused {DAILY_DEAL_MAX_ATTEMPTS} candidates"
+        )
+    try:
+        with transaction.atomic():
+            deal = DailyDeal.objects.create(date=date, rules=rules, code=code, attempt=attempt)
+    except IntegrityError:  # picked meanwhile by another request
+        return DailyDeal.objects.get(date=date, rules=rules)
+    daily_deal_cache_clear()
+    logger.info("daily deal picked", extra={"date": date.isoformat(), "rules": rules, "code": code})
+    return deal
+
+
+def daily_deals_pick_ahead(*, today: dt.date, days: int = 2) -> list[DailyDeal]:
+    """Pick today's and the coming days' deals in advance (a periodic task calls this)."""
+    return [
+        daily_deal_pick(date=today + dt.timedelta(days=offset), rules=rules.value)
+        for offset in range(days)
+        for rules in Rules
+    ]

@@ -1,0 +1,107 @@
+"""Reads about players, deals and single results: /api/me/, /api/deals/<code>/, replays."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, Min, Q
+
+from games.models import Submission
+from leaderboard.boards import RULES, day_key, deal_board, global_board, week_key
+from leaderboard.models import BoardEntry, DailyDeal
+from leaderboard.selectors import leaderboard_rank, replay_hidden_until
+
+RECENT_RESULTS = 20
+
+
+def _counted(queryset):
+    return queryset.filter(status=Submission.Status.VERIFIED, voided=False)
+
+
+def player_current_boards(*, rules: str, now: dt.datetime) -> dict[str, str]:
+    return {
+        "all": global_board(rules, "all"),
+        "week": global_board(rules, "week", week_key(now)),
+        "day": global_board(rules, "day", day_key(now)),
+    }
+
+
+def player_summary(*, user, now: dt.datetime) -> dict:
+    """Per rule set: bests, counts, win rate and ranks now; unranked wins; the last results."""
+    mine = _counted(Submission.objects.filter(user=user))
+    per_rules = {}
+    for rules in RULES:
+        ranked = mine.filter(rules=rules, ranked=True)
+        wins = Q(won=True, assisted=False)
+        figures = ranked.aggregate(
+            finished=Count("id"),
+            wins=Count("id", filter=wins),
+            best_score=Max("score", filter=wins),
+            fewest_moves=Min("moves", filter=wins),
+            fastest_ms=Min("duration_ms", filter=wins),
+        )
+        per_rules[rules] = {
+            "best_score": figures["best_score"],
+            "fewest_moves": figures["fewest_moves"],
+            "fastest_win_ms": figures["fastest_ms"],
+            "ranked_wins": figures["wins"],
+            "ranked_games_finished": figures["finished"],
+            "win_rate": round(figures["wins"] / figures["finished"], 4) if figures["finished"] else None,
+            "unranked_wins": mine.filter(rules=rules, ranked=False, won=True).count(),
+            "ranks": {
+                period: {"board": board, "rank": leaderboard_rank(board=board, user_id=user.pk)}
+                for period, board in player_current_boards(rules=rules, now=now).items()
+            },
+        }
+    unranked = mine.filter(ranked=False, won=True).order_by("-received_at")[:RECENT_RESULTS]
+    recent = Submission.objects.filter(user=user).order_by("-received_at", "-id")[:RECENT_RESULTS]
+    return {"rules": per_rules, "unranked_wins": list(unranked), "recent": list(recent)}
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    code: str
+    rules: str
+    plays: int  # finished (verified) games on the deal
+    wins: int
+    players: int  # entries on its board
+    best_score: int | None
+    daily_dates: list[dt.date]
+
+
+def deal_summary(*, code: str, rules: str) -> DealSummary:
+    figures = _counted(Submission.objects.filter(code=code)).aggregate(
+        plays=Count("id"), wins=Count("id", filter=Q(won=True))
+    )
+    board = BoardEntry.objects.filter(board=deal_board(code)).aggregate(
+        players=Count("id"), best=Max("score")
+    )
+    dates = list(DailyDeal.objects.filter(code=code).order_by("date").values_list("date", flat=True))
+    return DealSummary(code, rules, figures["plays"], figures["wins"], board["players"], board["best"], dates)
+
+
+class ReplayHidden(Exception):
+    def __init__(self, until: dt.datetime) -> None:
+        super().__init__(f"hidden until {until.isoformat()}")
+        self.until = until
+
+
+def replay_get(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -> Submission | None:
+    """A verified win to watch, or None (no such win, voided, its player deleted or suspended).
+
+    Raises ReplayHidden for a daily-deal win whose day is not over (its player may watch it)."""
+    submission = (
+        Submission.objects.select_related("user")
+        .filter(
+            pk=submission_id, status=Submission.Status.VERIFIED, won=True, voided=False, user__isnull=False
+        )
+        .first()
+    )
+    if submission is None or getattr(submission.user, "is_suspended", False) or not submission.user.is_active:
+        return None
+    if submission.user_id != viewer_id:
+        until = replay_hidden_until(code=submission.code, now=now)
+        if until is not None:
+            raise ReplayHidden(until)
+    return submission

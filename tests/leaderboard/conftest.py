@@ -1,0 +1,37 @@
+"""Leaderboard tests: no hot-page memory, fresh process-level state, Redis only when asked."""
+
+import pytest
+
+from leaderboard.hot_pages import hot_pages_clear
+from leaderboard.indexing import index_reset
+from leaderboard.selectors import daily_deal_cache_clear
+
+
+@pytest.fixture(autouse=True)
+def _fresh_leaderboard_state(settings):
+    settings.LEADERBOARD_HOT_PAGE_SECONDS = 0
+    hot_pages_clear()
+    daily_deal_cache_clear()
+    index_reset()
+    yield
+    hot_pages_clear()
+    daily_deal_cache_clear()
+    index_reset()
+
+
+@pytest.fixture
+def sql_only(settings):
+    """Answer every read from SQL, whatever REDIS_URL says."""
+    settings.REDIS_URL = None
+    index_reset()
+
+
+@pytest.fixture
+def redis_index(redis_client, settings):
+    """The Redis index on REDIS_URL's database, emptied (skips without REDIS_URL)."""
+    from leaderboard.indexing import board_index
+
+    index_reset()
+    index = board_index()
+    assert index is not None
+    return index
