@@ -1,0 +1,121 @@
+"""Offline play: after one visit, the service worker alone serves the game.
+
+The network is cut for real: each test runs its own Django server thread and stops it, so
+no request can reach Django any more (Chromium's offline switch would not stop the
+worker's own requests). New builds are announced and never break the game in progress.
+"""
+
+from urllib.error import URLError
+from urllib.request import urlopen
+
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.test.testcases import LiveServerThread
+from helpers import BAR, READY, assert_shows, open_game, play_token, wait_for_moves, winning_game
+from playwright.sync_api import Page, expect
+
+import frontend.views
+from games.engine import Game
+
+pytestmark = pytest.mark.browser
+
+
+class StoppableServer:
+    """The site in a thread of this process, like pytest-django's live_server, but ours to stop."""
+
+    def __init__(self) -> None:
+        handler = StaticFilesHandler if "django.contrib.staticfiles" in settings.INSTALLED_APPS else None
+        self.thread = LiveServerThread("127.0.0.1", handler)
+        self.thread.daemon = True
+        self.thread.start()
+        self.thread.is_ready.wait()
+        if self.thread.error:
+            raise self.thread.error
+        self.url = f"http://127.0.0.1:{self.thread.port}"
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.running = False
+            self.thread.terminate()
+
+    def is_reachable(self) -> bool:
+        try:
+            with urlopen(f"{self.url}/healthz", timeout=2):
+                return True
+        except (URLError, OSError):
+            return False
+
+
+@pytest.fixture
+def server(settings):
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    server = StoppableServer()
+    yield server
+    server.stop()
+
+
+def wait_for_the_worker(page: Page) -> None:
+    """Until the service worker has cached the shell and controls the page."""
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def test_after_one_visit_the_game_loads_plays_and_is_won_with_the_server_gone(server, page: Page, context):
+    code, tokens = winning_game()
+    game = Game(code)
+    open_game(page, server.url, code)
+    wait_for_the_worker(page)
+    for token in tokens[:12]:
+        play_token(page, game, token)
+    wait_for_moves(page, 12)
+
+    server.stop()
+    assert not server.is_reachable()
+
+    page.reload()  # from the worker's cache: the page, the scripts, the styles
+    page.wait_for_selector(READY)
+    assert_shows(page, game)
+    for number, token in enumerate(tokens[12:], start=13):
+        play_token(page, game, token)
+        wait_for_moves(page, number)
+    assert_shows(page, game)
+    expect(page.locator('[data-dialog="win"]')).to_be_visible()
+    # The win waits in the outbox until there is a server to take it.
+    outbox = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.outbox.v1'))")
+    assert [entry["code"] for entry in outbox] == [code]
+
+    # A share link opens its deal offline too, in a new tab.
+    other = context.new_page()
+    other.goto(f"{server.url}/play/YU1-R-AAAAAAB")
+    other.wait_for_selector(READY)
+    expect(other.locator(BAR)).to_have_attribute("data-code", "YU1-R-AAAAAAB")
+    assert_shows(other, Game("YU1-R-AAAAAAB"))
+
+
+def test_a_new_build_is_announced_and_the_game_goes_on_after_the_reload(server, page: Page, monkeypatch):
+    code = "YU1-C-AAAAAAC"
+    game = Game(code)
+    open_game(page, server.url, code)
+    wait_for_the_worker(page)
+    for token in ("AS>F", "2H>4"):
+        play_token(page, game, token)
+    old_caches = page.evaluate("() => caches.keys()")
+
+    monkeypatch.setattr(frontend.views, "build", lambda: "a-newer-build")
+    page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    notice = page.locator("[data-update]")
+    expect(notice).to_be_visible()
+
+    # The page in use keeps its build until the player chooses: the game plays on.
+    play_token(page, game, "TD>5")
+    wait_for_moves(page, 3)
+    with page.expect_navigation():
+        notice.get_by_role("button", name="Reload").click()
+    page.wait_for_selector(READY)
+    assert_shows(page, game)
+    assert page.evaluate("() => caches.keys()") == ["yukon-shell-a-newer-build"]
+    assert old_caches != ["yukon-shell-a-newer-build"]
+    play_token(page, game, "2S>F")
+    wait_for_moves(page, 4)
