@@ -1,6 +1,43 @@
-from django.contrib import admin
+"""Players in Django's admin: display names, and suspension through the services."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import User
+from accounts.services import user_suspend, user_unsuspend
 
-admin.site.register(User, UserAdmin)
+
+class SuspendActionForm(ActionForm):
+    reason = forms.CharField(required=False, max_length=200, label="Reason (for suspend)")
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    list_display = ("username", "display_name", "email", "is_suspended", "is_staff", "date_joined")
+    list_filter = ("is_suspended", *UserAdmin.list_filter)
+    search_fields = ("username", "display_name", "email")
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        ("Player", {"fields": ("display_name", "is_suspended", "suspension_reason", "suspended_at")}),
+    )
+    # Suspension changes the boards: only the actions (which call the services) may change it.
+    readonly_fields = ("is_suspended", "suspension_reason", "suspended_at")
+    action_form = SuspendActionForm
+    actions = ("suspend_players", "unsuspend_players")
+
+    @admin.action(description="Suspend the selected players (they leave every board)")
+    def suspend_players(self, request, queryset):
+        reason = request.POST.get("reason", "")
+        for user in queryset:
+            user_suspend(user=user, reason=reason)
+        self.message_user(request, f"Suspended {queryset.count()} player(s).", messages.SUCCESS)
+
+    @admin.action(description="Lift the suspension of the selected players")
+    def unsuspend_players(self, request, queryset):
+        for user in queryset:
+            user_unsuspend(user=user)
+        self.message_user(
+            request, f"Lifted the suspension of {queryset.count()} player(s).", messages.SUCCESS
+        )

@@ -1,5 +1,57 @@
-from django.contrib.auth.models import AbstractUser
+"""The player: Django's user plus a public display name and a suspension flag."""
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+# Display names and usernames follow one rule, so a username is always a valid default name.
+NAME_PATTERN = r"^[A-Za-z0-9_-]{3,20}\Z"
+NAME_RULE = "3–20 characters: letters A–Z, digits, _ or -"
+name_validator = RegexValidator(NAME_PATTERN, f"Use {NAME_RULE}.", code="invalid_name")
+
+
+class PlayerManager(UserManager):
+    """Users made outside sign-up (createsuperuser, tests) get their username as display name."""
+
+    def _create_user(self, username, email, password, **extra_fields):
+        extra_fields.setdefault("display_name", username)
+        return super()._create_user(username, email, password, **extra_fields)
 
 
 class User(AbstractUser):
     """The player. Our own model from the start, so fields can be added without a painful swap."""
+
+    display_name = models.CharField(
+        max_length=20,
+        blank=True,
+        validators=[name_validator],
+        help_text=f"Shown on leaderboards: {NAME_RULE}; unique ignoring case.",
+    )
+    is_suspended = models.BooleanField(
+        default=False, help_text="Suspended players leave every board and their new results are refused."
+    )
+    suspension_reason = models.CharField(max_length=200, blank=True)
+    suspended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PlayerManager()
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        constraints = [
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~Q(display_name=""),
+                name="display_name_unique_ignoring_case",
+                violation_error_message="That display name is taken.",
+            ),
+        ]
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+
+# ACCOUNT_USERNAME_VALIDATORS: usernames follow the display-name rule (allauth also checks uniqueness).
+username_validators = [name_validator]

@@ -75,6 +75,7 @@ class Submission(models.Model):
     engine_version = models.CharField(max_length=16, blank=True)
     settled_at = models.DateTimeField(null=True, blank=True)
     voided = models.BooleanField(default=False)
+    ranks = models.JSONField(default=dict, blank=True)  # board key → rank reached, stored when settled
 
     class Meta:
         indexes = [

@@ -250,6 +250,10 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+# Sign-up asks for an optional display name; usernames follow the display-name rule.
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.DisplayNameSignupForm"
+ACCOUNT_USERNAME_VALIDATORS = "accounts.models.username_validators"
+# allauth's own login and sign-up rate limits stay on (its defaults), kept in the shared cache.
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -286,6 +290,41 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+
+# --- Ranked games and submissions (games/) --------------------------------------------------------
+
+# Per-user limits of the API (DRF rate strings: "60/min"); raise them for benchmarks.
+GAMES_THROTTLE_RATES = {
+    "game_issue": env.str("THROTTLE_GAME_ISSUE", default="30/min"),
+    "submission_create": env.str("THROTTLE_SUBMISSION_CREATE", default="120/min"),
+}
+GAMES_MAX_UNPLAYED = 20  # issued games a player may hold unplayed
+GAMES_EXPIRE_AFTER_DAYS = 14  # an issued game untouched this long is expired
+SUBMISSION_MAX_TOKENS = 5000
+SUBMISSION_MAX_LOG_BYTES = 64 * 1024
+SUBMISSION_CLOCK_SKEW_MS = 120_000  # tolerance for the page's clock on finished_at
+# Timing checks of the verification (milliseconds); tests and benchmarks may lower them.
+SUBMISSION_MIN_MOVE_MS = env.int("SUBMISSION_MIN_MOVE_MS", default=40)
+SUBMISSION_MIN_AVERAGE_MOVE_MS = env.int("SUBMISSION_MIN_AVERAGE_MOVE_MS", default=150)
+SUBMISSION_SWEEP_AFTER_SECONDS = env.int("SUBMISSION_SWEEP_AFTER_SECONDS", default=120)
+# The seam to the leaderboard: games calls these by name and never imports leaderboard.
+# Empty (env "") switches the call off.
+LEADERBOARD_RESULT_RECORDER = env.str(
+    "LEADERBOARD_RESULT_RECORDER", default="leaderboard.services.result_record"
+) or None
+LEADERBOARD_PLAYER_REBUILD = env.str(
+    "LEADERBOARD_PLAYER_REBUILD", default="leaderboard.services.player_entries_rebuild"
+) or None
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "games-submissions-sweep": {
+            "task": "games.submissions_sweep",
+            "schedule": env.int("SUBMISSION_SWEEP_INTERVAL_SECONDS", default=60),
+        },
+        "games-expire": {"task": "games.games_expire", "schedule": 3600},
+    }
+)
 
 
 # --- Leaderboards (leaderboard/) ------------------------------------------------------------------

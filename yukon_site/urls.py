@@ -9,8 +9,11 @@ from yukon_site.health import healthz
 urlpatterns = [
     path("", include("frontend.urls")),
     path("healthz", healthz, name="healthz"),
+    path("accounts/", include("accounts.page_urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("api/", include("games.urls")),
+    path("api/", include("accounts.urls")),
     path("api/", include("leaderboard.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads its start-up script from a URL, not inline: the CSP allows it.

@@ -1,0 +1,93 @@
+"""The account API: `/api/account/` — read it, change the display name, delete the account."""
+
+from __future__ import annotations
+
+from django.contrib.auth import logout
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import NAME_RULE
+from accounts.services import user_delete, user_display_name_set
+
+DETAIL_ERROR = inline_serializer("DetailError", {"detail": serializers.CharField()})
+NOT_SIGNED_IN = OpenApiResponse(DETAIL_ERROR, description="Not signed in, or the CSRF token is missing.")
+
+
+class AccountOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    display_name = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+    is_suspended = serializers.BooleanField()
+    suspension_reason = serializers.CharField()
+
+
+class AccountApi(APIView):
+    """One URL, three operations: GET reads, PATCH changes the display name, DELETE deletes."""
+
+    class AccountUpdateInputSerializer(serializers.Serializer):
+        display_name = serializers.CharField(max_length=20, help_text=NAME_RULE)
+
+    class AccountDeleteInputSerializer(serializers.Serializer):
+        password = serializers.CharField(help_text="The account's password, as a confirmation.")
+
+    @extend_schema(
+        operation_id="account_detail",
+        summary="The signed-in player's account",
+        responses={200: AccountOutputSerializer, 403: NOT_SIGNED_IN},
+    )
+    def get(self, request):
+        return Response(AccountOutputSerializer(request.user).data)
+
+    @extend_schema(
+        operation_id="account_update",
+        summary="Change the display name",
+        request=AccountUpdateInputSerializer,
+        responses={
+            200: AccountOutputSerializer,
+            400: OpenApiResponse(
+                description="Malformed or taken display name.",
+                examples=[OpenApiExample("taken", value={"display_name": ["That display name is taken."]})],
+            ),
+            403: NOT_SIGNED_IN,
+        },
+    )
+    def patch(self, request):
+        serializer = self.AccountUpdateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            user = user_display_name_set(
+                user=request.user, display_name=serializer.validated_data["display_name"]
+            )
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"display_name": error.messages}) from None
+        return Response(AccountOutputSerializer(user).data)
+
+    @extend_schema(
+        operation_id="account_delete",
+        summary="Delete the account (password confirmation)",
+        description="Removes personal data and leaderboard entries; results stay only as anonymous "
+        "totals. Signs the session out.",
+        request=AccountDeleteInputSerializer,
+        responses={
+            204: OpenApiResponse(description="Deleted and signed out."),
+            400: OpenApiResponse(
+                description="Missing or wrong password.",
+                examples=[OpenApiExample("wrong", value={"password": ["That is not your password."]})],
+            ),
+            403: NOT_SIGNED_IN,
+        },
+    )
+    def delete(self, request):
+        serializer = self.AccountDeleteInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request.user
+        if not user.check_password(serializer.validated_data["password"]):
+            raise serializers.ValidationError({"password": ["That is not your password."]})
+        user_delete(user=user)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)

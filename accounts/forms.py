@@ -1,0 +1,59 @@
+"""Forms of the account pages: the display name at sign-up and on the account page, deletion."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from accounts.models import NAME_RULE
+from accounts.services import display_name_clean
+
+
+class DisplayNameSignupForm(forms.Form):
+    """allauth's sign-up form is built on this (ACCOUNT_SIGNUP_FORM_CLASS)."""
+
+    display_name = forms.CharField(
+        label="Display name (optional)",
+        required=False,
+        max_length=20,
+        help_text=f"Shown on leaderboards; {NAME_RULE}. Leave it empty to use your username.",
+        widget=forms.TextInput(attrs={"placeholder": "Display name", "autocomplete": "nickname"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        chosen = (cleaned.get("display_name") or "").strip()
+        name = chosen or cleaned.get("username")
+        if name:
+            try:
+                cleaned["display_name"] = display_name_clean(name=name)
+            except ValidationError as error:
+                if chosen:
+                    self.add_error("display_name", error)
+                else:
+                    self.add_error("display_name", "Your username is taken as a display name: choose one.")
+        return cleaned
+
+    def signup(self, request, user) -> None:
+        user.display_name = self.cleaned_data["display_name"]
+        user.save(update_fields=["display_name"])
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(label="Display name", max_length=20, help_text=NAME_RULE)
+
+
+class AccountDeleteForm(forms.Form):
+    password = forms.CharField(
+        label="Your password", widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError("That is not your password.", code="wrong_password")
+        return password

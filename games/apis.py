@@ -1,0 +1,283 @@
+"""The games API: issue ranked deals, submit finished games, read their verdicts.
+
+Each method validates its input, calls one service and answers. Service refusals become
+`{"detail": "...", "code": "..."}` with 403/404/409; field errors are 400 `{field: [...]}`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import RulesChoice
+from games.selectors import submission_get_for_owner, submission_list_for_owner
+from games.services import (
+    ClientIdConflict,
+    GameAlreadyUsed,
+    GameNotFound,
+    GameNotYours,
+    GameServiceError,
+    SubmissionInput,
+    SubmissionInvalid,
+    TooManyUnplayedGames,
+    game_issue,
+    submission_create,
+)
+from games.throttles import GameIssueThrottle, SubmissionCreateThrottle
+
+ERROR_STATUS = {
+    GameNotFound: status.HTTP_404_NOT_FOUND,
+    GameNotYours: status.HTTP_403_FORBIDDEN,
+    GameAlreadyUsed: status.HTTP_409_CONFLICT,
+    ClientIdConflict: status.HTTP_409_CONFLICT,
+    TooManyUnplayedGames: status.HTTP_409_CONFLICT,
+}
+
+
+def refusal_response(error: GameServiceError) -> Response:
+    if isinstance(error, SubmissionInvalid):
+        return Response(error.errors, status=status.HTTP_400_BAD_REQUEST)
+    return Response({"detail": error.message, "code": error.code}, status=ERROR_STATUS[type(error)])
+
+
+# --- Strict JSON types: "12" is not a number and 12 is not a text ---------------------------------
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+# --- Documentation helpers --------------------------------------------------------------------------
+
+REFUSAL = inline_serializer("Refusal", {"detail": serializers.CharField(), "code": serializers.CharField()})
+NOT_SIGNED_IN = OpenApiResponse(
+    inline_serializer("NotSignedIn", {"detail": serializers.CharField()}),
+    description="Not signed in, or the CSRF token is missing (session authentication).",
+)
+THROTTLED = OpenApiResponse(
+    inline_serializer("Throttled", {"detail": serializers.CharField()}),
+    description="Too many requests for this player; the `Retry-After` header says how many seconds to wait.",
+)
+
+
+def refusal(description: str, code: str, detail: str) -> OpenApiResponse:
+    example = OpenApiExample(code, value={"detail": detail, "code": code})
+    return OpenApiResponse(REFUSAL, description=description, examples=[example])
+
+
+# --- Issued games -------------------------------------------------------------------------------
+
+
+class IssuedGameOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField()
+    rules = serializers.CharField()
+    issued_at = serializers.DateTimeField()
+
+
+class GameIssueApi(APIView):
+    throttle_classes = [GameIssueThrottle]
+
+    class GameIssueInputSerializer(serializers.Serializer):
+        rules = serializers.ChoiceField(choices=RulesChoice.choices, default=RulesChoice.CLASSIC)
+        count = StrictIntegerField(min_value=1, max_value=10, default=1)
+
+    @extend_schema(
+        operation_id="games_issue",
+        summary="Issue ranked deals",
+        description="Draws deal numbers uniformly at random on the server. Always answers a list; "
+        f"fewer than `count` when the player would hold more than {settings.GAMES_MAX_UNPLAYED} "
+        "unplayed games.",
+        request=GameIssueInputSerializer,
+        responses={
+            201: IssuedGameOutputSerializer(many=True),
+            400: OpenApiResponse(description="Bad rules or count: `{field: [message]}`."),
+            403: NOT_SIGNED_IN,
+            409: refusal(
+                "The player already holds the most unplayed games.",
+                "too_many_unplayed",
+                "you hold 20 unplayed ranked games; finish one first (at most 20)",
+            ),  # fmt: skip
+            429: THROTTLED,
+        },
+    )
+    def post(self, request):
+        serializer = self.GameIssueInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            games = game_issue(user=request.user, **serializer.validated_data)
+        except GameServiceError as error:
+            return refusal_response(error)
+        return Response(IssuedGameOutputSerializer(games, many=True).data, status=status.HTTP_201_CREATED)
+
+
+# --- Submissions --------------------------------------------------------------------------------
+
+
+class SubmissionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    client_id = serializers.UUIDField()
+    status = serializers.CharField()
+    game = serializers.IntegerField(source="game_id", allow_null=True)
+    code = serializers.CharField()
+    rules = serializers.CharField()
+    ranked = serializers.BooleanField()
+    assisted = serializers.BooleanField()
+    received_at = serializers.DateTimeField()
+    settled_at = serializers.DateTimeField(allow_null=True)
+    duration_ms = serializers.IntegerField()
+    won = serializers.BooleanField(allow_null=True)
+    moves = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+    reason = serializers.SerializerMethodField()
+    ranks = serializers.DictField(child=serializers.IntegerField())
+    voided = serializers.BooleanField()
+    engine_version = serializers.CharField()
+
+    @extend_schema_field(
+        inline_serializer(
+            "RejectionReason",
+            {"code": serializers.CharField(), "message": serializers.CharField()},
+            allow_null=True,
+        )  # fmt: skip
+    )
+    def get_reason(self, submission) -> dict | None:
+        if submission.status != "rejected":
+            return None
+        return {"code": submission.reason_code, "message": submission.reason}
+
+
+class SubmissionAcceptedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class SubmissionPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class SubmissionsApi(APIView):
+    """POST submits a finished game; GET lists the player's own submissions, newest first."""
+
+    class SubmissionCreateInputSerializer(serializers.Serializer):
+        client_id = serializers.UUIDField(help_text="Made by the page; the idempotency key.")
+        game = StrictIntegerField(required=False, min_value=1, help_text="An issued game's id (ranked).")
+        code = StrictCharField(
+            required=False, max_length=32, help_text="A typed-in or shared code (unranked)."
+        )
+        log = StrictCharField(help_text="Engine notation, tokens separated by spaces; U is an undo.")
+        move_times_ms = serializers.ListField(
+            child=StrictIntegerField(min_value=0, max_value=10**10),
+            max_length=2 * settings.SUBMISSION_MAX_TOKENS,  # the log's own limit is checked with it
+            help_text="Milliseconds of active play at each token.",
+        )
+        duration_ms = StrictIntegerField(min_value=0, max_value=10**10)
+        finished_at = serializers.DateTimeField(help_text="The page's clock; informational.")
+        client_version = StrictCharField(required=False, allow_blank=True, max_length=64, default="")
+        assisted = serializers.BooleanField(required=False, default=False, help_text="A hint was used.")
+
+    def get_throttles(self):
+        return [SubmissionCreateThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="submissions_create",
+        summary="Submit a finished game (won or not)",
+        request=SubmissionCreateInputSerializer,
+        responses={
+            202: SubmissionAcceptedSerializer,
+            200: OpenApiResponse(
+                SubmissionAcceptedSerializer, description="The same client_id and body again."
+            ),
+            400: OpenApiResponse(
+                description="Field errors: `{field: [message]}`; an unreadable token is "
+                '`{"log": [{index, token, code, message}]}`.'
+            ),  # fmt: skip
+            403: OpenApiResponse(
+                REFUSAL,
+                description="Not signed in, CSRF missing, or the game was issued "
+                "to another player (`game_not_yours`).",
+            ),  # fmt: skip
+            404: refusal("No such issued game.", "game_not_found", "no game 999 was issued"),
+            409: refusal(
+                "The game already has a result, or the client_id was used for another body.",
+                "game_used",
+                "game 12 is finished: it accepts no result",
+            ),  # fmt: skip
+            429: THROTTLED,
+        },
+    )
+    def post(self, request):
+        serializer = self.SubmissionCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        values = serializer.validated_data
+        data = SubmissionInput(
+            client_id=values["client_id"],
+            game_id=values.get("game"),
+            code=values.get("code"),
+            log=values["log"],
+            move_times_ms=values["move_times_ms"],
+            duration_ms=values["duration_ms"],
+            finished_at=values["finished_at"],
+            client_version=values["client_version"],
+            assisted=values["assisted"],
+        )
+        try:
+            submission, created = submission_create(user=request.user, data=data)
+        except GameServiceError as error:
+            return refusal_response(error)
+        return Response(
+            SubmissionAcceptedSerializer(submission).data,
+            status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK,
+        )
+
+    @extend_schema(
+        operation_id="submissions_list",
+        summary="The player's own submissions, newest first",
+        responses={200: SubmissionOutputSerializer(many=True), 403: NOT_SIGNED_IN},
+    )
+    def get(self, request):
+        paginator = SubmissionPagination()
+        page = paginator.paginate_queryset(submission_list_for_owner(user=request.user), request, view=self)
+        return paginator.get_paginated_response(SubmissionOutputSerializer(page, many=True).data)
+
+
+class SubmissionDetailApi(APIView):
+    @extend_schema(
+        operation_id="submissions_detail",
+        summary="One submission and its verdict (owner only)",
+        responses={
+            200: SubmissionOutputSerializer,
+            403: NOT_SIGNED_IN,
+            404: OpenApiResponse(
+                description='No such submission of this player: `{"detail": "Not found."}`.'
+            ),
+        },
+    )
+    def get(self, request, submission_id: int):
+        submission = submission_get_for_owner(user=request.user, submission_id=submission_id)
+        if submission is None:
+            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        return Response(SubmissionOutputSerializer(submission).data)

@@ -1,0 +1,32 @@
+"""The seam to the leaderboard: callables named in settings, so `games` never imports `leaderboard`.
+
+- ``LEADERBOARD_RESULT_RECORDER(submission=...) -> {board: rank}`` is called inside the
+  transaction that settles a verified, won, non-assisted result.
+- ``LEADERBOARD_PLAYER_REBUILD(user_id=...)`` is called inside the transaction after anything
+  that changes which results count for a player (void, suspension, deletion, a new verdict).
+
+An empty setting switches the call off.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from games.models import Submission
+
+
+def result_record(*, submission: Submission) -> dict[str, int]:
+    if not settings.LEADERBOARD_RESULT_RECORDER:
+        return {}
+    recorder = import_string(settings.LEADERBOARD_RESULT_RECORDER)
+    return dict(recorder(submission=submission) or {})
+
+
+def player_entries_rebuild(*, user_id: int) -> None:
+    if not settings.LEADERBOARD_PLAYER_REBUILD:
+        return
+    import_string(settings.LEADERBOARD_PLAYER_REBUILD)(user_id=user_id)

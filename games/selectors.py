@@ -1,0 +1,21 @@
+"""Reads of the games app."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from games.models import IssuedGame, Submission
+
+
+def submission_get_for_owner(*, user, submission_id: int) -> Submission | None:
+    """The player's own submission, or None (also for a detached one: its replay is gone)."""
+    return Submission.objects.filter(pk=submission_id, user=user).first()
+
+
+def submission_list_for_owner(*, user) -> QuerySet[Submission]:
+    """The player's history, newest first (the server's receipt time)."""
+    return Submission.objects.filter(user=user).order_by("-received_at", "-pk")
+
+
+def issued_games_unplayed(*, user) -> QuerySet[IssuedGame]:
+    return IssuedGame.objects.filter(user=user, state=IssuedGame.State.ISSUED).order_by("issued_at", "pk")

@@ -1,0 +1,301 @@
+"""Writes of the games app: issuing ranked deals, storing submitted results, voiding them.
+
+A submission is validated, stored in one transaction (nothing at all is stored for a refused
+request), and its verification is enqueued when that transaction commits. The verification
+itself lives in `games.verification`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import hooks
+from games.engine import DEAL_COUNT, GameCode, InvalidCodeError, Rules, format_code
+from games.engine.move import MOVES_BY_TEXT, UNDO
+from games.models import IssuedGame, RulesChoice, Submission
+
+logger = logging.getLogger(__name__)
+
+
+# --- Errors a caller can show -------------------------------------------------------------------
+
+
+class GameServiceError(Exception):
+    """A refusal with a stable `code` and a sentence for the player."""
+
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class TooManyUnplayedGames(GameServiceError):
+    code = "too_many_unplayed"
+
+
+class GameNotFound(GameServiceError):
+    code = "game_not_found"
+
+
+class GameNotYours(GameServiceError):
+    code = "game_not_yours"
+
+
+class GameAlreadyUsed(GameServiceError):
+    code = "game_used"
+
+
+class ClientIdConflict(GameServiceError):
+    code = "client_id_conflict"
+
+
+class SubmissionInvalid(GameServiceError):
+    """Field errors: {field: [message or {index, token, code, message}]}."""
+
+    code = "invalid"
+
+    def __init__(self, errors: dict[str, list]) -> None:
+        super().__init__("the submission is not valid")
+        self.errors = errors
+
+
+# --- Issuing ranked games -----------------------------------------------------------------------
+
+
+def random_deal_numbers() -> Iterator[int]:
+    """Deal numbers drawn uniformly by the operating system's CSPRNG: no player can predict one."""
+    while True:
+        yield secrets.randbelow(DEAL_COUNT)
+
+
+def game_issue(
+    *,
+    user,
+    rules: str = RulesChoice.CLASSIC,
+    count: int = 1,
+    deal_numbers: Iterable[int] | None = None,
+    now: datetime | None = None,
+) -> list[IssuedGame]:
+    """Issue up to `count` ranked deals to `user`, never past GAMES_MAX_UNPLAYED unplayed ones.
+
+    `deal_numbers` replaces the random source (tests issue a deal whose winning log they know).
+    Raises TooManyUnplayedGames when the player already holds the maximum.
+    """
+    from accounts.models import User
+
+    numbers = iter(deal_numbers) if deal_numbers is not None else random_deal_numbers()
+    now = now or timezone.now()
+    limit = settings.GAMES_MAX_UNPLAYED
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one issuance per player at a time
+        held = IssuedGame.objects.filter(user=user, state=IssuedGame.State.ISSUED).count()
+        room = limit - held
+        if room <= 0:
+            raise TooManyUnplayedGames(
+                f"you hold {held} unplayed ranked games; finish one first (at most {limit})"
+            )
+        games = []
+        for _ in range(min(count, room)):
+            number = next(numbers)
+            games.append(
+                IssuedGame(
+                    user=user,
+                    code=format_code(Rules(rules), number),
+                    rules=rules,
+                    deal_number=number,
+                    issued_at=now,
+                )
+            )
+        return IssuedGame.objects.bulk_create(games)  # PostgreSQL and SQLite set the ids
+
+
+def games_expire(*, now: datetime | None = None) -> int:
+    """Mark issued games untouched for GAMES_EXPIRE_AFTER_DAYS as expired; returns how many."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.GAMES_EXPIRE_AFTER_DAYS)
+    expired = IssuedGame.objects.filter(state=IssuedGame.State.ISSUED, issued_at__lt=cutoff).update(
+        state=IssuedGame.State.EXPIRED
+    )
+    if expired:
+        logger.info("issued games expired", extra={"count": expired})
+    return expired
+
+
+# --- Submissions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubmissionInput:
+    client_id: uuid.UUID
+    log: str
+    move_times_ms: list[int]
+    duration_ms: int
+    finished_at: datetime
+    game_id: int | None = None
+    code: str | None = None
+    client_version: str = ""
+    assisted: bool = False
+
+
+def _log_errors(log: str) -> tuple[list[str], list]:
+    """The log's tokens, and its errors (size, then the first unreadable token)."""
+    if len(log.encode("utf-8")) > settings.SUBMISSION_MAX_LOG_BYTES:
+        return [], [f"the log is longer than {settings.SUBMISSION_MAX_LOG_BYTES} bytes"]
+    tokens = log.split()
+    if len(tokens) > settings.SUBMISSION_MAX_TOKENS:
+        return tokens, [f"the log has {len(tokens)} tokens; at most {settings.SUBMISSION_MAX_TOKENS}"]
+    for index, token in enumerate(tokens):
+        if token not in MOVES_BY_TEXT and token != UNDO:
+            message = f"`{token}` is not a move: write a card and a destination like TD>5, or U to undo"
+            return tokens, [{"index": index, "token": token, "code": "bad_token", "message": message}]
+    return tokens, []
+
+
+def submission_validate(*, data: SubmissionInput, now: datetime) -> tuple[GameCode | None, list[str]]:
+    """Check what can be checked without the database; raises SubmissionInvalid with field errors."""
+    errors: dict[str, list] = {}
+    game_code = None
+    if (data.game_id is None) == (data.code is None):
+        errors["non_field_errors"] = ["send either `game` (an issued game's id) or `code`, not both"]
+    elif data.code is not None:
+        try:
+            game_code = GameCode.parse(data.code)
+        except InvalidCodeError as error:
+            errors["code"] = [str(error)]
+    tokens, log_errors = _log_errors(data.log)
+    if log_errors:
+        errors["log"] = log_errors
+    elif not tokens:
+        errors["log"] = ["the log is empty"]
+    times = data.move_times_ms
+    if not log_errors and len(times) != len(tokens):
+        errors["move_times_ms"] = [f"expected {len(tokens)} times, one per token; got {len(times)}"]
+    elif any(b < a for a, b in zip(times, times[1:], strict=False)):
+        errors["move_times_ms"] = ["the times must not decrease"]
+    if times and data.duration_ms < times[-1]:
+        errors["duration_ms"] = ["the duration must be at least the last move's time"]
+    skew = timedelta(milliseconds=settings.SUBMISSION_CLOCK_SKEW_MS)
+    if data.finished_at > now + skew:
+        errors["finished_at"] = ["finished_at is in the future"]
+    if errors:
+        raise SubmissionInvalid(errors)
+    return game_code, tokens
+
+
+def _body_hash(*, user_id: int, data: SubmissionInput) -> str:
+    body = {
+        "user": user_id,
+        "game": data.game_id,
+        "code": data.code.strip().upper() if data.code else None,
+        "log": " ".join(data.log.split()),
+        "move_times_ms": data.move_times_ms,
+        "duration_ms": data.duration_ms,
+        "finished_at": data.finished_at.isoformat(),
+        "client_version": data.client_version,
+        "assisted": data.assisted,
+    }
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _existing(*, client_id: uuid.UUID, body_hash: str) -> Submission | None:
+    """The submission already stored under `client_id` (same body), or None; 409 for another body."""
+    existing = Submission.objects.filter(client_id=client_id).first()
+    if existing is not None and existing.body_hash != body_hash:
+        raise ClientIdConflict("this client_id was already used for another submission")
+    return existing
+
+
+def submission_create(*, user, data: SubmissionInput, now: datetime | None = None) -> tuple[Submission, bool]:
+    """Store a finished game as a pending submission and enqueue its verification.
+
+    Returns (submission, created). The same client_id with the same body returns the stored
+    row (created False); with another body it raises ClientIdConflict. A ranked game must be
+    issued to `user` and unused (GameNotFound, GameNotYours, GameAlreadyUsed).
+    """
+    now = now or timezone.now()
+    game_code, tokens = submission_validate(data=data, now=now)
+    body_hash = _body_hash(user_id=user.pk, data=data)
+    if existing := _existing(client_id=data.client_id, body_hash=body_hash):
+        return existing, False
+    try:
+        with transaction.atomic():
+            submission = _store(user=user, data=data, game_code=game_code, body_hash=body_hash, now=now)
+            from games.tasks import submission_verify_task
+
+            # robust: a broker outage must not undo a stored result; the sweeper enqueues it later.
+            transaction.on_commit(lambda: submission_verify_task.delay(submission.pk), robust=True)
+    except (IntegrityError, GameAlreadyUsed) as error:
+        # A parallel request stored the same client_id (or used the same game) first.
+        if existing := _existing(client_id=data.client_id, body_hash=body_hash):
+            return existing, False
+        if isinstance(error, GameAlreadyUsed):
+            raise
+        raise GameAlreadyUsed("this game already has a result") from None
+    logger.info(
+        "submission stored",
+        extra={"submission_id": submission.pk, "user_id": user.pk, "ranked": submission.ranked},
+    )
+    return submission, True
+
+
+def _store(*, user, data: SubmissionInput, game_code: GameCode | None, body_hash: str, now) -> Submission:
+    game = None
+    if data.game_id is not None:
+        game = IssuedGame.objects.select_for_update().filter(pk=data.game_id).first()
+        if game is None:
+            raise GameNotFound(f"no game {data.game_id} was issued")
+        if game.user_id != user.pk:
+            raise GameNotYours(f"game {data.game_id} was issued to another player")
+        if game.state != IssuedGame.State.ISSUED:
+            raise GameAlreadyUsed(f"game {data.game_id} is {game.state}: it accepts no result")
+        skew = timedelta(milliseconds=settings.SUBMISSION_CLOCK_SKEW_MS)
+        if data.finished_at < game.issued_at - skew:
+            raise SubmissionInvalid({"finished_at": ["finished_at is before the game was issued"]})
+        taken = IssuedGame.objects.filter(pk=game.pk, state=IssuedGame.State.ISSUED).update(
+            state=IssuedGame.State.FINISHED, finished_at=now
+        )
+        if not taken:
+            raise GameAlreadyUsed(f"game {data.game_id} already has a result")
+        code, rules = game.code, game.rules
+    else:
+        code, rules = str(game_code), game_code.rules.value
+    return Submission.objects.create(
+        client_id=data.client_id,
+        user=user,
+        game=game,
+        code=code,
+        rules=rules,
+        ranked=game is not None,
+        assisted=data.assisted,
+        log=" ".join(data.log.split()),
+        move_times_ms=data.move_times_ms,
+        duration_ms=data.duration_ms,
+        client_finished_at=data.finished_at,
+        client_version=data.client_version,
+        body_hash=body_hash,
+        received_at=now,
+    )
+
+
+def submission_void(*, submission: Submission, voided: bool = True) -> Submission:
+    """Void (or restore) one result: it leaves (or re-enters) the boards; the player's are rebuilt."""
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(voided=voided)
+        submission.voided = voided
+        if submission.user_id is not None:
+            hooks.player_entries_rebuild(user_id=submission.user_id)
+    logger.info(
+        "submission voided" if voided else "submission restored", extra={"submission_id": submission.pk}
+    )
+    return submission

@@ -1,0 +1,210 @@
+"""Verification: replay a submission's log on the server and settle it exactly once.
+
+`submission_judge` decides (pure: reads the row, its game and its player); `submission_verify`
+stores the verdict with a conditional update (only a pending row changes, so running it twice
+changes nothing) and hands a won result to the leaderboard in the same transaction.
+`submissions_sweep` re-enqueues rows a lost task left pending; `submission_reverify` runs the
+judge again on a settled row and repairs the boards when the verdict changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import hooks
+from games.engine import ENGINE_VERSION, InvalidCodeError, verify
+from games.engine.move import UNDO
+from games.models import Submission
+
+logger = logging.getLogger(__name__)
+
+Status = Submission.Status
+
+
+@dataclass(frozen=True)
+class Judgement:
+    status: str
+    won: bool | None = None
+    moves: int | None = None
+    foundation_cards: int | None = None
+    score: int | None = None
+    points: int | None = None
+    reason_code: str = ""
+    reason: str = ""
+
+    @property
+    def counts(self) -> bool:
+        """Whether the result may enter boards (the leaderboard decides which)."""
+        return self.status == Status.VERIFIED and bool(self.won)
+
+    def fields(self) -> dict:
+        return asdict(self)
+
+
+def _rejected(code: str, reason: str, **figures) -> Judgement:
+    return Judgement(status=Status.REJECTED, won=False, reason_code=code, reason=reason[:300], **figures)
+
+
+def timing_problem(*, submission: Submission, tokens: list[str], moves: int) -> tuple[str, str] | None:
+    """(code, reason) when the times are beyond a human, else None. Thresholds are settings."""
+    times = submission.move_times_ms
+    game = submission.game
+    if game is not None:
+        available_ms = (submission.received_at - game.issued_at).total_seconds() * 1000
+        if submission.duration_ms > available_ms:
+            return "timing_duration", (
+                f"the game lasted {submission.duration_ms} ms, but only {int(available_ms)} ms passed "
+                "between its issue and this result"
+            )
+    minimum = settings.SUBMISSION_MIN_MOVE_MS
+    previous = 0
+    for index, (token, at) in enumerate(zip(tokens, times, strict=True)):
+        if token != UNDO and at - previous < minimum:
+            return "timing_move", (
+                f"move {index + 1} `{token}` came {at - previous} ms after the previous one; "
+                f"no one plays faster than {minimum} ms"
+            )
+        previous = at
+    average_minimum = settings.SUBMISSION_MIN_AVERAGE_MOVE_MS
+    if moves and times and times[-1] / moves < average_minimum:
+        return "timing_average", (
+            f"{moves} moves in {times[-1]} ms: {times[-1] // moves} ms a move on average, "
+            f"under the human minimum of {average_minimum} ms"
+        )
+    return None
+
+
+def submission_judge(
+    *, submission: Submission, player_suspended: bool, suspension_reason: str = ""
+) -> Judgement:
+    """The verdict on one submission; reads nothing but the row, its game and the given flags."""
+    if player_suspended:
+        return _rejected("suspended", f"the player is suspended: {suspension_reason or 'by the staff'}")
+    game = submission.game
+    if submission.ranked:
+        if game is None or game.user_id != submission.user_id:
+            return _rejected("game_not_issued", "this game was not issued to this player")
+        if Submission.objects.filter(game_id=game.pk).exclude(pk=submission.pk).exists():
+            return _rejected("game_used", "this game already has a result")
+    tokens = submission.log.split()
+    try:
+        verdict = verify(submission.code, tokens)
+    except InvalidCodeError as error:
+        return _rejected("bad_code", str(error))
+    figures = {
+        "moves": verdict.moves,
+        "foundation_cards": verdict.foundation_cards,
+        "score": verdict.score,
+        "points": verdict.points,
+    }
+    if verdict.error is not None:
+        return _rejected(verdict.error.code, str(verdict.error), **figures)
+    if problem := timing_problem(submission=submission, tokens=tokens, moves=verdict.moves):
+        return _rejected(*problem, **figures)
+    return Judgement(status=Status.VERIFIED, won=verdict.won, **figures)
+
+
+def _judge_locked(submission: Submission) -> Judgement:
+    """Judge inside a transaction, with the player's row locked against a concurrent suspension."""
+    from accounts.models import User
+
+    player = None
+    if submission.user_id is not None:
+        player = User.objects.select_for_update().filter(pk=submission.user_id).first()
+    return submission_judge(
+        submission=submission,
+        player_suspended=bool(player and player.is_suspended),
+        suspension_reason=player.suspension_reason if player else "",
+    )
+
+
+def submission_verify(*, submission_id: int, now: datetime | None = None) -> Submission | None:
+    """Settle a pending submission once; a settled or missing one is left as it is."""
+    submission = Submission.objects.select_related("game").filter(pk=submission_id).first()
+    if submission is None or submission.status != Status.PENDING:
+        return submission
+    with transaction.atomic():
+        judgement = _judge_locked(submission)
+        settled = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
+            **judgement.fields(), settled_at=now or timezone.now(), engine_version=ENGINE_VERSION
+        )
+        if not settled:  # another run settled it first
+            return Submission.objects.get(pk=submission_id)
+        submission.refresh_from_db()
+        if judgement.counts and not submission.assisted and not submission.voided and submission.user_id:
+            ranks = hooks.result_record(submission=submission)
+            if ranks:
+                Submission.objects.filter(pk=submission_id).update(ranks=ranks)
+                submission.ranks = ranks
+    logger.info(
+        "submission settled",
+        extra={
+            "submission_id": submission_id,
+            "status": submission.status,
+            "reason_code": submission.reason_code,
+        },
+    )
+    return submission
+
+
+def submissions_pending_stale(*, now: datetime | None = None) -> list[int]:
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.SUBMISSION_SWEEP_AFTER_SECONDS)
+    return list(
+        Submission.objects.filter(status=Status.PENDING, received_at__lt=cutoff)
+        .order_by("received_at")
+        .values_list("pk", flat=True)[:10_000]
+    )
+
+
+def submissions_sweep(*, now: datetime | None = None) -> int:
+    """Enqueue verification again for submissions pending longer than SUBMISSION_SWEEP_AFTER_SECONDS."""
+    from games.tasks import submission_verify_task
+
+    ids = submissions_pending_stale(now=now)
+    for submission_id in ids:
+        submission_verify_task.delay(submission_id)
+    if ids:
+        logger.warning("pending submissions re-enqueued", extra={"count": len(ids)})
+    return len(ids)
+
+
+VERDICT_FIELDS = ("status", "won", "moves", "score", "reason_code")
+
+
+@dataclass(frozen=True)
+class Reverification:
+    submission_id: int
+    changed: bool
+    before: dict
+    after: dict
+
+
+def submission_reverify(*, submission: Submission, now: datetime | None = None) -> Reverification:
+    """Judge a submission again with this engine; store the new verdict and fix the boards if it changed."""
+    if submission.status == Status.PENDING:
+        settled = submission_verify(submission_id=submission.pk, now=now)
+        after = {field: getattr(settled, field) for field in VERDICT_FIELDS}
+        return Reverification(submission.pk, True, {"status": Status.PENDING}, after)
+    before = {field: getattr(submission, field) for field in VERDICT_FIELDS}
+    with transaction.atomic():
+        judgement = _judge_locked(submission)
+        after = {field: getattr(judgement, field) for field in VERDICT_FIELDS}
+        changed = after != before
+        Submission.objects.filter(pk=submission.pk).update(
+            **judgement.fields(),
+            engine_version=ENGINE_VERSION,
+            **({"settled_at": now or timezone.now(), "ranks": {}} if changed else {}),
+        )
+        if changed and submission.user_id is not None:
+            hooks.player_entries_rebuild(user_id=submission.user_id)
+    if changed:
+        logger.warning(
+            "verdict changed", extra={"submission_id": submission.pk, "before": before, "after": after}
+        )
+    return Reverification(submission.pk, changed, before, after)
