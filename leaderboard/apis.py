@@ -10,7 +10,8 @@ import base64
 import binascii
 import datetime as dt
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -68,13 +69,13 @@ def cursor_decode(text: str) -> tuple[str, Cursor]:
 # --- Output (documentation of the shapes; built by the functions below) --------------------------
 
 
-class PlayerSerializer(serializers.Serializer):
+class BoardPlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
-class EntrySerializer(serializers.Serializer):
+class BoardEntrySerializer(serializers.Serializer):
     rank = serializers.IntegerField()
-    player = PlayerSerializer()
+    player = BoardPlayerSerializer()
     score = serializers.IntegerField()
     moves = serializers.IntegerField()
     duration_ms = serializers.IntegerField()
@@ -86,7 +87,7 @@ class BoardPageSerializer(serializers.Serializer):
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
-    results = EntrySerializer(many=True)
+    results = BoardEntrySerializer(many=True)
 
 
 def board_page_data(request, page: BoardPage) -> dict:
@@ -225,6 +226,7 @@ class DealDetailApi(APIView):
 
     permission_classes = [AllowAny]
 
+    @extend_schema_serializer(component_name="DealDetail")
     class OutputSerializer(serializers.Serializer):
         code = serializers.CharField()
         rules = serializers.CharField()
@@ -259,7 +261,9 @@ class DailyDealApi(APIView):
 
     permission_classes = [AllowAny]
 
+    @extend_schema_serializer(component_name="DailyDeals")
     class OutputSerializer(serializers.Serializer):
+        @extend_schema_serializer(component_name="DailyDealItem")
         class DealSerializer(serializers.Serializer):
             rules = serializers.CharField()
             code = serializers.CharField()
@@ -314,7 +318,9 @@ class PlayerSummaryApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(operation_id="player_summary", summary="My figures and ranks", responses={200: dict})
+    @extend_schema(
+        operation_id="player_summary", summary="My figures and ranks", responses={200: OpenApiTypes.OBJECT}
+    )
     def get(self, request):
         summary = player_summary(user=request.user, now=_now())
         user = request.user
@@ -332,11 +338,12 @@ class ReplayDetailApi(APIView):
 
     permission_classes = [AllowAny]
 
+    @extend_schema_serializer(component_name="Replay")
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         code = serializers.CharField()
         rules = serializers.CharField()
-        player = PlayerSerializer()
+        player = BoardPlayerSerializer()
         log = serializers.ListField(child=serializers.CharField(), help_text="Tokens, as played (U = undo).")
         move_times_ms = serializers.ListField(child=serializers.IntegerField())
         score = serializers.IntegerField()
