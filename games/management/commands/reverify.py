@@ -7,7 +7,7 @@ verdicts, rebuilds the boards of players whose verdict changed, and lists the ch
 from __future__ import annotations
 
 import sys
-from datetime import datetime, time
+from datetime import UTC, datetime, time
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
@@ -25,7 +25,7 @@ def parse_since(text: str) -> datetime:
         moment = datetime.combine(day, time.min)
     if moment is None:
         raise CommandError(f"--since {text!r}: expected a date (2026-11-01) or a date and time")
-    return moment if timezone.is_aware(moment) else timezone.make_aware(moment, timezone.utc)
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment, UTC)
 
 
 class Command(BaseCommand):
