@@ -239,6 +239,16 @@ class RedisBoardIndex:
         token = secrets.token_hex(8)
         return token if self.client.set(f"{self.key(board)}:lock", token, nx=True, ex=seconds) else None
 
+    def holds(self, board: str, token: str) -> bool:
+        held = self.client.get(f"{self.key(board)}:lock")
+        return held is not None and held.decode() == token
+
+    def lock_take_over(self, board: str, *, seconds: int = 600) -> str:
+        """Claim the board's rebuild even if another holds it (that one then stops at its start)."""
+        token = secrets.token_hex(8)
+        self.client.set(f"{self.key(board)}:lock", token, ex=seconds)
+        return token
+
     def unlock(self, board: str, token: str) -> None:
         self._unlock(keys=[f"{self.key(board)}:lock"], args=[token])
 

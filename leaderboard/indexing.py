@@ -148,6 +148,8 @@ def index_board_rebuild(
     index = board_index()
     if index is None:
         return None
+    if lock_token is not None and not index.holds(board, lock_token):
+        return None  # taken over meanwhile (rebuild_leaderboards --force)
     token = lock_token or index.lock(board)
     if token is None:
         return None

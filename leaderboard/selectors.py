@@ -53,6 +53,7 @@ class BoardPage:
     entries: list[RankedEntry]
     has_next: bool
     has_previous: bool
+    source: str = "sql"  # or "redis": which index ordered it
 
 
 def _name_fields() -> tuple[str, ...]:
@@ -161,7 +162,9 @@ def _page_from_slice(board: str, found: IndexSlice) -> BoardPage:
         if item.user_id in rows  # a removal still on its way to Redis
     ]
     last = found.offset + len(found.items)
-    return BoardPage(found.count, entries, has_next=last < found.count, has_previous=found.offset > 0)
+    return BoardPage(
+        found.count, entries, has_next=last < found.count, has_previous=found.offset > 0, source="redis"
+    )
 
 
 def _page_redis(
@@ -180,7 +183,7 @@ def _page_redis(
         return None
     page = _page_from_slice(board, found)
     if not found.items and after is not None:
-        return BoardPage(found.count, [], has_next=False, has_previous=found.count > 0)
+        return BoardPage(found.count, [], has_next=False, has_previous=found.count > 0, source="redis")
     return page
 
 

@@ -52,6 +52,11 @@ class Command(BaseCommand):
             help="a board key such as classic:all, relaxed:week:2026-W48, deal:YU1-C-AAAAAAB (repeatable)",
         )
         parser.add_argument(
+            "--force",
+            action="store_true",
+            help="take over a board whose rebuild another process has claimed (e.g. a queued task)",
+        )
+        parser.add_argument(
             "--no-progress", action="store_true", help="print one line per board instead of a bar"
         )
 
@@ -71,9 +76,10 @@ class Command(BaseCommand):
             total = BoardEntry.objects.filter(board=board).count()
             bar = None if options["no_progress"] else ProgressBar(sys.stderr, label=board, total=total)
             started = time.monotonic()
-            loaded = index_board_rebuild(board=board, progress=bar)
+            token = index.lock_take_over(board) if options["force"] else None
+            loaded = index_board_rebuild(board=board, lock_token=token, progress=bar)
             if loaded is None:
-                self.stderr.write(f"{board}: another rebuild is running, skipped")
+                self.stderr.write(f"{board}: another rebuild has claimed it, skipped (--force takes over)")
                 continue
             if bar:
                 bar(loaded, final=True)

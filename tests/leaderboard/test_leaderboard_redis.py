@@ -1,0 +1,217 @@
+"""The Redis index (full stack): same pages as SQL, writes after commit, fallback and rebuilds."""
+
+import datetime as dt
+
+import pytest
+import redis
+from django.core.management import call_command
+from django.test import TestCase
+from leaderboard_factories import WINNING_CODES, best_score, player, win
+
+from leaderboard import index as index_module
+from leaderboard import indexing
+from leaderboard.index import member_for
+from leaderboard.indexing import index_board_rebuild
+from leaderboard.models import BoardEntry, BoardRepair
+from leaderboard.selectors import leaderboard_around, leaderboard_page, leaderboard_rank
+
+pytestmark = [pytest.mark.stack, pytest.mark.django_db]
+
+BEST = best_score(WINNING_CODES["classic"][0])
+NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
+BOARD = "classic:all"
+
+
+@pytest.fixture
+def rebuild_starts(monkeypatch):
+    """The rebuilds that reads started (board names), instead of sending them to a worker."""
+    from leaderboard.tasks import board_rebuild
+
+    started = []
+    monkeypatch.setattr(board_rebuild, "delay", lambda **kwargs: started.append(kwargs))
+    return started
+
+
+def fill_with_ties(count: int) -> list:
+    """Players with repeated scores, some in the same second (ties broken by user id)."""
+    players = [player(f"p{index:03d}") for index in range(count)]
+    for index, user in enumerate(players):
+        win(user, at=NOON + dt.timedelta(seconds=index % 3, microseconds=index), extra_moves=index % 4)
+    return players
+
+
+def all_pages(client, url):
+    pages = []
+    while url:
+        body = client.get(url).json()
+        pages.append(body)
+        url = body["next"]
+    return pages
+
+
+def test_sql_and_redis_answer_identical_pages_ties_included(client, redis_index, settings, rebuild_starts):
+    players = fill_with_ties(25)
+    index_board_rebuild(board=BOARD)
+    urls = ["/api/leaderboards/?rules=classic&page_size=4", "/api/leaderboards/?rules=classic&page_size=100"]
+
+    def answers():
+        answer = {url: all_pages(client, url) for url in urls}
+        last = answer[urls[0]][-1]
+        answer["back"] = client.get(last["previous"]).json()
+        for user in (players[0], players[12], players[24]):
+            client.force_login(user)
+            answer[user.pk] = client.get("/api/leaderboards/?rules=classic&around=me").json()
+        client.logout()
+        return answer
+
+    assert leaderboard_page(board=BOARD).source == "redis"
+    from_redis = answers()
+    settings.REDIS_URL = None
+    from_sql = answers()
+
+    assert from_redis == from_sql
+    names = [row["player"]["name"] for row in from_sql[urls[1]][0]["results"]]
+    assert len(names) == 25 and len(set(names)) == 25
+    assert rebuild_starts == []
+
+
+def test_writes_reach_redis_after_the_commit_and_keep_only_the_best(redis_index, rebuild_starts):
+    ann = player("ann")
+    index_board_rebuild(board=BOARD)
+    win(ann, at=NOON, extra_moves=2)
+    win(ann, at=NOON + dt.timedelta(hours=1), extra_moves=5)
+
+    score = redis_index.client.zscore(redis_index.key(BOARD), member_for(ann.pk))
+    assert score == BoardEntry.objects.get(board=BOARD, user=ann).sort_key
+    assert leaderboard_rank(board=BOARD, user_id=ann.pk) == 1
+    # Boards nobody read have no key: writes leave them alone (a read builds them whole).
+    assert not redis_index.exists("classic:day:2026-11-29")
+
+
+def test_a_missing_key_is_answered_by_sql_and_rebuilt_once(redis_index, rebuild_starts):
+    fill_with_ties(6)
+
+    first, second = leaderboard_page(board=BOARD), leaderboard_page(board=BOARD)
+
+    assert first.source == second.source == "sql" and first == second
+    assert [start["board"] for start in rebuild_starts] == [BOARD]  # one rebuild, not two
+    from leaderboard.tasks import board_rebuild
+
+    assert board_rebuild(**rebuild_starts[0]) == 6
+    assert leaderboard_page(board=BOARD) == BoardPage_with(first, source="redis")
+
+
+def BoardPage_with(page, **changes):
+    import dataclasses
+
+    return dataclasses.replace(page, **changes)
+
+
+def test_an_empty_board_is_built_once_and_then_read_from_redis(redis_index, rebuild_starts):
+    from leaderboard.tasks import board_rebuild
+
+    assert leaderboard_page(board="relaxed:day:2026-11-29").count == 0
+    assert index_board_rebuild(board="relaxed:day:2026-11-29") is None  # the read's rebuild holds it
+    assert board_rebuild(**rebuild_starts[0]) == 0
+
+    page = leaderboard_page(board="relaxed:day:2026-11-29")
+
+    assert (page.source, page.count, page.entries) == ("redis", 0, [])
+    assert len(rebuild_starts) == 1
+    assert leaderboard_around(board="relaxed:day:2026-11-29", user_id=1) is None
+
+
+def test_redis_flushed_mid_test_reads_stay_right_and_the_command_restores_it(
+    redis_index, rebuild_starts, capsys
+):
+    players = fill_with_ties(8)
+    index_board_rebuild(board=BOARD)
+    before = leaderboard_page(board=BOARD, page_size=5)
+
+    redis_index.client.flushdb()
+    win(players[7], at=NOON + dt.timedelta(days=1))  # written while the key is gone: SQL has it
+    during = leaderboard_page(board=BOARD, page_size=5)
+    call_command("rebuild_leaderboards", "--board", BOARD, "--no-progress")
+    assert "another rebuild has claimed it" in capsys.readouterr().err  # the rebuild the read started
+    call_command("rebuild_leaderboards", "--board", BOARD, "--force")
+    after = leaderboard_page(board=BOARD, page_size=5)
+
+    assert (before.source, during.source, after.source) == ("redis", "sql", "redis")
+    # p007 improved meanwhile: third now, behind the two earlier wins with the same score.
+    assert [entry.name for entry in before.entries[:2]] == [entry.name for entry in during.entries[:2]]
+    assert during.entries[2].name == "p007" and "p007" not in [entry.name for entry in before.entries]
+    assert during.entries[3:] == [BoardPage_with(entry, rank=entry.rank + 1) for entry in before.entries[2:4]]
+    assert after == BoardPage_with(during, source="redis")
+    assert f"{BOARD}: 8 entries" in capsys.readouterr().out
+
+
+def test_writes_during_a_rebuild_are_kept(redis_index, rebuild_starts, monkeypatch):
+    from leaderboard.services import player_entries_rebuild
+
+    players = fill_with_ties(6)
+    leaving, improving = players[1], players[5]
+    monkeypatch.setattr(index_module, "LOAD_BATCH", 2)
+    done = []
+
+    def meanwhile(loaded):
+        if not done:  # after the first batch: one player improves, another leaves the boards
+            done.append(loaded)
+            win(improving, at=NOON + dt.timedelta(days=1), extra_moves=0)
+            type(leaving).objects.filter(pk=leaving.pk).update(is_active=False)
+            with TestCase.captureOnCommitCallbacks(execute=True):
+                player_entries_rebuild(user_id=leaving.pk)
+
+    index_board_rebuild(board=BOARD, progress=meanwhile)
+    from_redis = leaderboard_page(board=BOARD)
+    indexing.index_reset()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("django.conf.settings.REDIS_URL", None)
+        from_sql = leaderboard_page(board=BOARD)
+
+    assert from_redis.source == "redis"
+    assert from_redis == BoardPage_with(from_sql, source="redis")
+    assert redis_index.client.zcard(redis_index.key(BOARD)) == 5 + 1  # 5 players and the sentinel
+
+
+def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, rebuild_starts, monkeypatch):
+    from leaderboard.tasks import boards_repair
+
+    ann, bob = player("ann"), player("bob")
+    win(ann, at=NOON, extra_moves=1)
+    index_board_rebuild(board=BOARD)
+    live_client = redis_index.client
+    monkeypatch.setattr(redis_index, "client", redis.Redis(port=1, socket_connect_timeout=0.2))
+    for name in ("_write", "_page", "_around", "_rank"):
+        script = getattr(redis_index, name)
+        monkeypatch.setattr(script, "registered_client", redis_index.client)
+
+    win(bob, at=NOON)  # Redis is unreachable when this commits
+    page = leaderboard_page(board=BOARD)
+
+    assert page.source == "sql" and [entry.name for entry in page.entries] == ["bob", "ann"]
+    assert BOARD in set(BoardRepair.objects.values_list("board", flat=True))
+    monkeypatch.undo()
+    indexing.index_reset()
+    assert live_client.zscore(f"lb:{BOARD}", member_for(bob.pk)) is None  # the missed write
+    assert boards_repair() >= 1
+    assert leaderboard_page(board=BOARD) == BoardPage_with(page, source="redis")
+    assert not BoardRepair.objects.filter(board=BOARD).exists()
+
+
+def test_pagination_on_redis_has_no_gaps_or_repeats_while_new_scores_arrive(
+    client, redis_index, rebuild_starts
+):
+    players = fill_with_ties(10)
+    index_board_rebuild(board=BOARD)
+    seen, url, newcomer = [], "/api/leaderboards/?rules=classic&page_size=3", 0
+    while url:
+        page = client.get(url).json()
+        seen += [row["player"]["name"] for row in page["results"]]
+        for extra in (0, 2, 30):
+            win(player(f"new{newcomer}"), at=NOON + dt.timedelta(minutes=1), extra_moves=extra)
+            newcomer += 1
+        url = page["next"]
+
+    assert leaderboard_page(board=BOARD).source == "redis"
+    assert sorted(name for name in seen if name.startswith("p")) == sorted(user.username for user in players)
+    assert len(seen) == len(set(seen))
