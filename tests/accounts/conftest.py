@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from accounts_helpers import PASSWORD, leaderboard_present
 from rest_framework.test import APIClient
 
 from accounts.models import User
-
-PASSWORD = "a-long-pass-phrase"
-
-
-def leaderboard_present() -> bool:
-    """The leaderboard app is usable: its services module and its tables (a migration) exist."""
-    try:
-        if importlib.util.find_spec("leaderboard.services") is None:
-            return False
-    except ModuleNotFoundError:
-        return False
-    return any((Path(__file__).resolve().parents[2] / "leaderboard" / "migrations").glob("0001_*.py"))
 
 
 @pytest.fixture(autouse=True)

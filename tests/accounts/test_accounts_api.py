@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from conftest import PASSWORD
+from accounts_helpers import PASSWORD
 from django.utils import timezone
 from rest_framework.test import APIClient
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from accounts_helpers import PASSWORD
 from allauth.account.models import EmailAddress
-from conftest import PASSWORD
 from django.core import mail
 
 from accounts.models import User

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 from django.utils import timezone
-from games_helpers import AN_HOUR_AGO, CLASSIC_WIN, PROJECT_DIR, deal_number
+from games_helpers import AN_HOUR_AGO, CLASSIC_WIN, deal_number, leaderboard_present
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from games.services import game_issue
-
-
-def leaderboard_present() -> bool:
-    """The leaderboard app is usable: its services module and its tables (a migration) exist."""
-    try:
-        if importlib.util.find_spec("leaderboard.services") is None:
-            return False
-    except ModuleNotFoundError:
-        return False
-    return any((PROJECT_DIR / "leaderboard" / "migrations").glob("0001_*.py"))
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,61 @@
+"""Games and the real leaderboard through the seam: ranks stored, boards follow void, suspension, deletion."""
+
+from __future__ import annotations
+
+import pytest
+from games_helpers import CLASSIC_WIN, body, leaderboard_present
+
+from accounts.services import user_delete, user_suspend, user_unsuspend
+from games.models import Submission
+from games.services import submission_void
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(not leaderboard_present(), reason="the leaderboard app is not there yet"),
+]
+
+
+def entries(user_id):
+    from leaderboard.models import BoardEntry
+
+    return sorted(BoardEntry.objects.filter(user_id=user_id).values_list("board", flat=True))
+
+
+def test_a_ranked_win_enters_the_global_boards_and_its_deal_board(api, player, issue_game, submit):
+    game = issue_game(player)
+
+    result = api.get(
+        f"/api/submissions/{submit(body(log=CLASSIC_WIN['log'], game=game.pk)).json()['id']}/"
+    ).json()
+
+    assert result["status"] == "verified"
+    assert len(result["ranks"]) == 4
+    assert set(result["ranks"].values()) == {1}
+    assert sorted(result["ranks"]) == entries(player.pk)
+
+
+def test_an_unranked_win_enters_only_its_deal_board(api, player, submit):
+    result = api.get(
+        f"/api/submissions/{submit(body(log=CLASSIC_WIN['log'], code=CLASSIC_WIN['code'])).json()['id']}/"
+    ).json()
+
+    assert list(result["ranks"].values()) == [1]
+    assert entries(player.pk) == list(result["ranks"])
+
+
+def test_void_suspension_and_deletion_take_the_entries_away(api, player, issue_game, submit):
+    first = submit(body(log=CLASSIC_WIN["log"], game=issue_game(player).pk)).json()["id"]
+    submit(body(log=CLASSIC_WIN["log"], code=CLASSIC_WIN["code"]))
+    assert len(entries(player.pk)) == 4
+
+    user_suspend(user=player, reason="review")
+    assert entries(player.pk) == []
+    user_unsuspend(user=player)
+    assert len(entries(player.pk)) == 4
+
+    submission_void(submission=Submission.objects.get(pk=first))
+    assert len(entries(player.pk)) == 1  # the unranked win still holds the deal board
+
+    user_delete(user=player)
+    assert entries(player.pk) == []
+    assert Submission.objects.filter(user__isnull=True).count() == 2
