@@ -7,16 +7,30 @@ from leaderboard.indexing import index_reset
 from leaderboard.selectors import daily_deal_cache_clear
 
 
+def _drop_index_keys(settings) -> None:
+    """The database rolls back after each test; the Redis index must not remember it either."""
+    if settings.REDIS_URL:
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        keys = list(client.scan_iter(match=f"{settings.LEADERBOARD_REDIS_PREFIX}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_leaderboard_state(settings):
     settings.LEADERBOARD_HOT_PAGE_SECONDS = 0
     hot_pages_clear()
     daily_deal_cache_clear()
     index_reset()
+    _drop_index_keys(settings)
     yield
     hot_pages_clear()
     daily_deal_cache_clear()
     index_reset()
+    _drop_index_keys(settings)
 
 
 @pytest.fixture

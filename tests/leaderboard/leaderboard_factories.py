@@ -1,4 +1,4 @@
-"""Players and verified wins for the leaderboard tests.
+"""Players and verified wins for the leaderboard tests, made through the real services.
 
 Wins are real games: a known winning log from the engine's vectors, optionally lengthened by
 "move, undo" pairs (each adds one move, so the ranked score drops by one), verified by the
@@ -14,12 +14,12 @@ from functools import cache
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.test import TestCase
 
-from games.engine import Game, verify
+from games.engine import Game, GameCode, verify
 from games.models import Submission
-from leaderboard.services import result_record
+from games.services import SubmissionInput, game_issue, submission_create
+from games.verification import submission_verify
 
 VECTORS = Path(__file__).resolve().parents[2] / "games" / "engine" / "vectors" / "logs.json"
 # Codes with a known winning log, per rule set; the first is the default.
@@ -68,35 +68,24 @@ def win(
     assisted: bool = False,
     log: str | None = None,
 ) -> Submission:
-    """A verified win of `user`, received at `at`, recorded on the boards (Redis after commit)."""
+    """A win of `user` received at `at`, through the real services: issued (when ranked),
+    submitted, verified by replay and recorded on the boards (Redis after the commit)."""
     code = code or WINNING_CODES[rules][0]
     log = log or padded_log(code, extra_moves)
-    tokens = log.split()
-    verdict = verify(code, tokens)
-    assert verdict.legal and verdict.won, verdict
-    with TestCase.captureOnCommitCallbacks(execute=True), transaction.atomic():
-        submission = Submission.objects.create(
-            client_id=uuid.uuid4(),
-            user=user,
-            code=code,
-            rules=rules,
-            ranked=ranked,
-            assisted=assisted,
-            log=log,
-            move_times_ms=[MOVE_MS * (i + 1) for i in range(len(tokens))],
-            duration_ms=MOVE_MS * len(tokens),
-            client_finished_at=at,
-            body_hash="0" * 64,
-            received_at=at,
-            status=Submission.Status.VERIFIED,
-            won=True,
-            moves=verdict.moves,
-            foundation_cards=verdict.foundation_cards,
-            score=verdict.score,
-            points=verdict.points,
-            settled_at=at,
-            engine_version="1",
-        )
-        if not assisted:
-            result_record(submission=submission)
+    times = [MOVE_MS * (index + 1) for index in range(len(log.split()))]
+    game_id = None
+    if ranked:
+        number = GameCode.parse(code).number
+        game_id = game_issue(user=user, rules=rules, deal_numbers=[number], now=at - dt.timedelta(hours=1))[
+            0
+        ].pk
+    data = SubmissionInput(
+        client_id=uuid.uuid4(), log=log, move_times_ms=times, duration_ms=times[-1], finished_at=at,
+        game_id=game_id, code=None if ranked else code, assisted=assisted,
+    )  # fmt: skip
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        submission, _ = submission_create(user=user, data=data, now=at)
+        # Eager Celery has settled it already; with a broker and no worker, settle it here.
+        submission = submission_verify(submission_id=submission.pk)
+    assert (submission.status, submission.won) == (Submission.Status.VERIFIED, True), submission.reason
     return submission

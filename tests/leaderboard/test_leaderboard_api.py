@@ -246,10 +246,10 @@ def test_a_replay_gives_what_the_page_needs_to_play_it_back(client, frozen_now):
 
 
 def test_a_voided_result_has_no_replay(client, frozen_now):
-    from games.models import Submission
+    from games.services import submission_void
 
     result = win(player("ann"), at=NOON)
-    Submission.objects.filter(pk=result.pk).update(voided=True)
+    submission_void(submission=result)
 
     assert client.get(f"/api/replays/{result.pk}/").status_code == 404
     assert client.get("/api/replays/999999/").status_code == 404
