@@ -1,0 +1,107 @@
+"""Daily deals: the same for everyone, unpredictable, stored once; their replays wait for the day's end."""
+
+import datetime as dt
+
+import pytest
+from leaderboard_factories import WINNING_CODES, player, win
+
+import leaderboard.apis
+import leaderboard.services
+from games.engine import GameCode
+from leaderboard.models import DailyDeal
+from leaderboard.services import daily_deal_candidate, daily_deal_pick, daily_deals_pick_ahead
+
+pytestmark = pytest.mark.django_db
+
+DAY = dt.date(2026, 11, 29)
+NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def now(monkeypatch):
+    def freeze(moment):
+        monkeypatch.setattr(leaderboard.apis, "_now", lambda: moment)
+
+    freeze(NOON)
+    return freeze
+
+
+def refuse_the_first_candidate(code: str) -> bool:
+    return code != leaderboard.services.format_code(
+        GameCode.parse(code).rules, daily_deal_candidate(date=DAY, rules=GameCode.parse(code).rules.value)
+    )
+
+
+def test_the_daily_deals_are_public_the_same_for_everyone_and_stored(client, now):
+    first = client.get("/api/daily/")
+    client.force_login(player("ann"))
+    second = client.get("/api/daily/")
+
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json()
+    body = first.json()
+    assert body["date"] == "2026-11-29" and body["ends_at"] == "2026-11-30T00:00:00Z"
+    assert [deal["rules"] for deal in body["deals"]] == ["classic", "relaxed"]
+    classic = body["deals"][0]
+    assert GameCode.parse(classic["code"]).number == daily_deal_candidate(date=DAY, rules="classic")
+    assert classic["leaderboard_url"] == f"http://testserver/api/deals/{classic['code']}/leaderboard/"
+    assert DailyDeal.objects.count() == 2
+
+
+def test_picks_depend_on_the_date_and_the_secret(settings):
+    today = daily_deal_candidate(date=DAY, rules="classic")
+
+    assert daily_deal_candidate(date=DAY + dt.timedelta(days=1), rules="classic") != today
+    assert daily_deal_candidate(date=DAY, rules="relaxed") != today
+    settings.DAILY_DEAL_SECRET = "another secret"
+    assert daily_deal_candidate(date=DAY, rules="classic") != today
+
+
+def test_a_stored_pick_is_kept_even_if_the_secret_changes(settings):
+    kept = daily_deal_pick(date=DAY, rules="classic")
+    settings.DAILY_DEAL_SECRET = "rotated"
+
+    assert daily_deal_pick(date=DAY, rules="classic").code == kept.code
+
+
+def test_the_filter_hook_can_refuse_candidates(settings):
+    settings.LEADERBOARD_DAILY_DEAL_FILTER = f"{__name__}.refuse_the_first_candidate"
+
+    deal = daily_deal_pick(date=DAY, rules="classic")
+
+    assert deal.attempt == 1
+    assert GameCode.parse(deal.code).number == daily_deal_candidate(date=DAY, rules="classic", attempt=1)
+
+
+def test_deals_are_picked_ahead():
+    deals = daily_deals_pick_ahead(today=DAY, days=2)
+
+    assert [(deal.date, deal.rules) for deal in deals] == [
+        (DAY, "classic"), (DAY, "relaxed"), (DAY + dt.timedelta(days=1), "classic"),
+        (DAY + dt.timedelta(days=1), "relaxed"),
+    ]  # fmt: skip
+
+
+def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, now, monkeypatch):
+    code = WINNING_CODES["classic"][0]
+    monkeypatch.setattr(leaderboard.services, "daily_deal_candidate", lambda **_: GameCode.parse(code).number)
+    assert client.get("/api/daily/").json()["deals"][0]["code"] == code
+    ann = player("ann")
+    result = win(ann, at=NOON, code=code, ranked=False)
+
+    board = client.get(f"/api/deals/{code}/leaderboard/").json()
+    hidden = client.get(f"/api/replays/{result.pk}/")
+    assert board["results"][0]["replay_url"] is None
+    assert hidden.status_code == 403
+    assert hidden.json()["available_at"] == "2026-11-30T00:00:00Z"
+    client.force_login(ann)
+    assert client.get(f"/api/replays/{result.pk}/").status_code == 200  # her own
+    assert client.get(f"/api/deals/{code}/").json()["daily"] == ["2026-11-29"]
+    client.logout()
+
+    now(dt.datetime(2026, 11, 30, 0, 0, 0, tzinfo=dt.UTC))
+    leaderboard.selectors.daily_deal_cache_clear()
+
+    assert client.get(f"/api/replays/{result.pk}/").status_code == 200
+    board = client.get(f"/api/deals/{code}/leaderboard/").json()
+    assert board["results"][0]["replay_url"] == f"http://testserver/api/replays/{result.pk}/"
