@@ -71,12 +71,8 @@ def module_url(path: str) -> str:
 
 
 def shell_urls() -> list[str]:
-    urls = ["/"]
-    for path in shell_paths():
-        urls.append(static(path))
-        if path.endswith(".js"):
-            urls.append(module_url(path))
-    return list(dict.fromkeys(urls))
+    """The page and every file it loads, at the very URLs the browser asks for."""
+    return ["/"] + [module_url(path) if path.endswith(".js") else static(path) for path in shell_paths()]
 
 
 def _module_preloads() -> list[str]:

@@ -7,6 +7,7 @@ clicks and drags with the mouse, taps on a touch screen.
 """
 
 import json
+import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -180,14 +181,24 @@ def play_token(page: Page, game: Game, token: str) -> None:
     """
     move = Move.parse(token)
     name = card_name(move.card)
+    sent_home = _sent_home.pop(id(page), None)
+    if sent_home and sent_home[0] == name:
+        # A tap on the card a tap just sent home counts as the second half of that double tap.
+        time.sleep(max(0.0, sent_home[1] + DOUBLE_TAP_S - time.monotonic()))
     if move.dest == FOUNDATION:
         tap_card(page, name)
+        _sent_home[id(page)] = (name, time.monotonic())
     elif Move(move.card, FOUNDATION) in game.legal_moves and _is_last_card(game, move.card):
         drag_card_to_column(page, name, move.dest + 1)
     else:
         tap_card(page, name)
         tap_column(page, move.dest + 1)
     game.push(move)
+
+
+# The card each page last sent to its foundation with a tap, and when.
+_sent_home: dict[int, tuple[str, float]] = {}
+DOUBLE_TAP_S = 0.35
 
 
 def _is_last_card(game: Game, card: int) -> bool:

@@ -38,6 +38,7 @@ class App {
     this.keys.reset();
     this.session.setVisible(!document.hidden);
     $("[data-app-status]").dataset.appStatus = "ready"; // the page is playable
+    performance.mark("yukon:ready");
     if (this.session.won) this.#showWin(false);
   }
 

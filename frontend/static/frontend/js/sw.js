@@ -12,8 +12,9 @@ const CACHE = `yukon-shell-${BUILD}`;
 const NETWORK_WAIT_MS = 3000; // a page slower than this comes from the cache
 
 self.addEventListener("install", (event) => {
-  // "reload": fetch past the HTTP cache, so the shell is this build's and not an older copy.
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" })))));
+  // "no-cache": files the page has just loaded are revalidated, not downloaded again, and
+  // an older copy of a file in the HTTP cache never enters this build's cache.
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })))));
 });
 
 self.addEventListener("activate", (event) => {

@@ -61,25 +61,27 @@ export class Table {
 
   /** Draw `game`; only what changed since the last render is touched. Returns the changed columns. */
   render(game) {
-    const before = this.#animating() ? this.#positions() : null;
     const columns = game.columns;
     const faceDown = game.faceDown;
     const changed = [];
     for (let i = 0; i < COLUMN_COUNT; i++) {
       const signature = `${faceDown[i]}:${columns[i].join(",")}`;
-      if (signature === this.#signatures[i]) continue;
+      if (signature !== this.#signatures[i]) changed.push([i, signature]);
+    }
+    const tops = game.foundations.map((count, suit) => (count > 0 ? suit * 13 + count - 1 : -1));
+    const suits = [0, 1, 2, 3].filter((suit) => tops[suit] !== this.#foundationTops[suit]);
+    // Where the cards that may move are now: only in what is about to be redrawn.
+    const before = this.#animating() ? this.#positions(changed.map(([i]) => i), suits) : null;
+    for (const [i, signature] of changed) {
       this.#signatures[i] = signature;
       this.#drawColumn(i, columns[i], faceDown[i]);
-      changed.push(i);
     }
-    game.foundations.forEach((count, suit) => {
-      const top = count > 0 ? suit * 13 + count - 1 : -1;
-      if (top === this.#foundationTops[suit]) return;
-      this.#foundationTops[suit] = top;
-      this.#drawFoundation(suit, top);
-    });
+    for (const suit of suits) {
+      this.#foundationTops[suit] = tops[suit];
+      this.#drawFoundation(suit, tops[suit]);
+    }
     if (before) this.#slide(before);
-    return changed;
+    return changed.map(([i]) => i);
   }
 
   /** Forget what is drawn (a new deal): the next render redraws everything. */
@@ -165,10 +167,11 @@ export class Table {
     return !this.#reduceMotion.matches && !document.hidden;
   }
 
-  #positions() {
+  #positions(columns, suits) {
     const positions = new Map();
-    for (const element of this.root.querySelectorAll('[data-face="up"]')) {
-      positions.set(element, element.getBoundingClientRect());
+    const places = [...columns.map((i) => this.columnElements[i]), ...suits.map((suit) => this.foundationElements[suit])];
+    for (const place of places) {
+      for (const element of place.querySelectorAll('[data-face="up"]')) positions.set(element, element.getBoundingClientRect());
     }
     return positions;
   }
