@@ -423,3 +423,27 @@ def test_desktop_screenshot_of_a_game_under_way(live_server, page: Page, artifac
     assert_shows(page, game)
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     page.screenshot(path=artifacts_dir / "table-desktop.png")
+
+
+def test_the_clock_counts_only_while_the_page_is_seen(live_server, page: Page):
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    page.wait_for_timeout(1100)
+    expect(page.locator("[data-time]")).to_have_text("0:00")  # not before the first move
+    tap_card(page, "AS")
+    wait_for_moves(page, 1)
+    page.evaluate(
+        """() => {
+            Object.defineProperty(document, "hidden", {configurable: true, get: () => true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    page.wait_for_timeout(1300)
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.game.v1')).elapsedMs")
+    assert saved < 500  # hidden: saved on the way out, and not counting
+    page.evaluate(
+        """() => {
+            Object.defineProperty(document, "hidden", {configurable: true, get: () => false});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    expect(page.locator("[data-time]")).to_have_text("0:01", timeout=3000)

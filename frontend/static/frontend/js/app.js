@@ -123,7 +123,7 @@ class App {
     this.table.render(game);
     this.bar.update(game);
     this.bar.showTime(this.session.clock.elapsed());
-    this.undoButton.disabled = !game.canUndo;
+    this.undoButton.disabled = !game.canUndo || game.isWon();
     this.keys.refresh();
   }
 
