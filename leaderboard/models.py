@@ -16,6 +16,7 @@ class BoardEntry(models.Model):
     board = models.CharField(max_length=32)  # see leaderboard/boards.py
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
     submission = models.ForeignKey("games.Submission", on_delete=models.CASCADE, related_name="board_entries")
+    code = models.CharField(max_length=13)  # the submission's deal, kept here for pages (never changes)
     score = models.PositiveIntegerField()
     moves = models.PositiveIntegerField()
     duration_ms = models.PositiveBigIntegerField()

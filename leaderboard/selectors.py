@@ -11,14 +11,12 @@ import time
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.utils.dateparse import parse_datetime
 
 from leaderboard.index import IndexSlice, RedisBoardIndex
 from leaderboard.indexing import index_read
 from leaderboard.models import BoardEntry, DailyDeal
-
-ORDER = ("-sort_key", "user_id")
-REVERSED = ("sort_key", "-user_id")
 
 
 @dataclass(frozen=True)
@@ -56,95 +54,107 @@ class BoardPage:
     source: str = "sql"  # or "redis": which index ordered it
 
 
-def _name_fields() -> tuple[str, ...]:
-    names = {field.name for field in get_user_model()._meta.get_fields()}
-    return ("user__display_name", "user__username") if "display_name" in names else ("user__username",)
+# --- SQL (raw: these run on every page, and the ORM would cost more than PostgreSQL) ------------
+
+_ENTRY = BoardEntry._meta.db_table
+_USER = get_user_model()._meta.db_table
+_SELECT = (
+    f"SELECT e.user_id, e.score, e.moves, e.duration_ms, e.achieved_at, e.submission_id, e.code, e.sort_key, "
+    f"u.display_name, u.username FROM {_ENTRY} e JOIN {_USER} u ON u.id = e.user_id WHERE e.board = %s"
+)
+# Board order and its reverse. "After" is written as a range plus a small exclusion, so that
+# PostgreSQL scans the board_order index (board, sort_key DESC, user_id) from the cursor on.
+_AFTER = " AND e.sort_key <= %s AND NOT (e.sort_key = %s AND e.user_id <= %s)"
+_BEFORE = " AND e.sort_key >= %s AND NOT (e.sort_key = %s AND e.user_id >= %s)"
+_ORDER = " ORDER BY e.sort_key DESC, e.user_id ASC LIMIT %s"
+_REVERSED = " ORDER BY e.sort_key ASC, e.user_id DESC LIMIT %s"
 
 
-def _entry_values(board: str) -> QuerySet:
-    return BoardEntry.objects.filter(board=board).values(
-        "user_id",
-        "score",
-        "moves",
-        "duration_ms",
-        "achieved_at",
-        "submission_id",
-        "submission__code",
-        "sort_key",
-        *_name_fields(),
+def _rows(sql: str, params: list) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _moment(value) -> dt.datetime:
+    if isinstance(value, str):  # SQLite through a raw cursor
+        value = parse_datetime(value)
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+def _entry(row: tuple, rank: int) -> RankedEntry:
+    user_id, score, moves, duration_ms, achieved_at, submission_id, code, sort_key, display_name, username = (
+        row
     )
-
-
-def _entry(row: dict, rank: int) -> RankedEntry:
     return RankedEntry(
-        rank=rank,
-        user_id=row["user_id"],
-        name=row.get("user__display_name") or row["user__username"],
-        score=row["score"],
-        moves=row["moves"],
-        duration_ms=row["duration_ms"],
-        achieved_at=row["achieved_at"],
-        submission_id=row["submission_id"],
-        code=row["submission__code"],
-        sort_key=row["sort_key"],
-    )
+        rank=rank, user_id=user_id, name=display_name or username, score=score, moves=moves,
+        duration_ms=duration_ms, achieved_at=_moment(achieved_at), submission_id=submission_id, code=code,
+        sort_key=sort_key,
+    )  # fmt: skip
 
 
-def _after(cursor: Cursor) -> Q:
-    # Written as a range plus a small exclusion, so PostgreSQL scans the board_order index from the cursor.
-    return Q(sort_key__lte=cursor.sort_key) & ~Q(sort_key=cursor.sort_key, user_id__lte=cursor.user_id)
+def _cursor_of(row: tuple) -> Cursor:
+    return Cursor(row[7], row[0])
 
 
-def _before(cursor: Cursor) -> Q:
-    return Q(sort_key__gte=cursor.sort_key) & ~Q(sort_key=cursor.sort_key, user_id__gte=cursor.user_id)
-
-
-# --- SQL ------------------------------------------------------------------------------------------
+def _count_sql(board: str) -> int:
+    return _rows(f"SELECT COUNT(*) FROM {_ENTRY} WHERE board = %s", [board])[0][0]
 
 
 def _rank_sql(board: str, cursor: Cursor) -> int:
     """1 + entries ahead of `cursor`: a COUNT, linear in the rank (fine as the fallback)."""
-    return 1 + BoardEntry.objects.filter(_before(cursor), board=board).count()
+    sql = f"SELECT COUNT(*) FROM {_ENTRY} e WHERE e.board = %s{_BEFORE}"
+    return 1 + _rows(sql, [board, cursor.sort_key, cursor.sort_key, cursor.user_id])[0][0]
+
+
+def _after_sql(board: str, cursor: Cursor, limit: int) -> list[tuple]:
+    return _rows(_SELECT + _AFTER + _ORDER, [board, cursor.sort_key, cursor.sort_key, cursor.user_id, limit])
+
+
+def _before_sql(board: str, cursor: Cursor, limit: int) -> list[tuple]:
+    rows = _rows(
+        _SELECT + _BEFORE + _REVERSED, [board, cursor.sort_key, cursor.sort_key, cursor.user_id, limit]
+    )
+    return rows[::-1]
 
 
 def _page_sql(board: str, *, after: Cursor | None, before: Cursor | None, limit: int) -> BoardPage:
-    rows = _entry_values(board)
     if before is not None:
-        found = list(rows.filter(_before(before)).order_by(*REVERSED)[:limit])[::-1]
+        found = _before_sql(board, before, limit)
     elif after is not None:
-        found = list(rows.filter(_after(after)).order_by(*ORDER)[:limit])
+        found = _after_sql(board, after, limit)
     else:
-        found = list(rows.order_by(*ORDER)[:limit])
-    count = BoardEntry.objects.filter(board=board).count()
+        found = _rows(_SELECT + _ORDER, [board, limit])
+    count = _count_sql(board)
     if not found:
         return BoardPage(count, [], has_next=False, has_previous=count > 0 and after is not None)
-    first_rank = (
-        1
-        if after is None and before is None
-        else _rank_sql(board, Cursor(found[0]["sort_key"], found[0]["user_id"]))
-    )
+    first_rank = 1 if after is None and before is None else _rank_sql(board, _cursor_of(found[0]))
     entries = [_entry(row, first_rank + index) for index, row in enumerate(found)]
     return BoardPage(count, entries, has_next=entries[-1].rank < count, has_previous=first_rank > 1)
 
 
+def _own_sql(board: str, user_id: int) -> tuple | None:
+    found = _rows(_SELECT + " AND e.user_id = %s", [board, user_id])
+    return found[0] if found else None
+
+
 def _around_sql(board: str, *, user_id: int, span: int) -> BoardPage | None:
-    rows = _entry_values(board)
-    own = rows.filter(user_id=user_id).first()
+    own = _own_sql(board, user_id)
     if own is None:
         return None
-    cursor = Cursor(own["sort_key"], user_id)
-    above = list(rows.filter(_before(cursor)).order_by(*REVERSED)[:span])[::-1]
-    below = list(rows.filter(_after(cursor)).order_by(*ORDER)[:span])
+    cursor = _cursor_of(own)
+    above = _before_sql(board, cursor, span)
+    below = _after_sql(board, cursor, span)
     first_rank = _rank_sql(board, cursor) - len(above)
     entries = [_entry(row, first_rank + index) for index, row in enumerate([*above, own, *below])]
-    count = BoardEntry.objects.filter(board=board).count()
+    count = _count_sql(board)
     return BoardPage(count, entries, has_next=entries[-1].rank < count, has_previous=first_rank > 1)
 
 
 def entry_rank_sql(*, board: str, user_id: int) -> int | None:
     """The player's rank on a board, by SQL (used inside transactions, where Redis lags)."""
-    own = BoardEntry.objects.filter(board=board, user_id=user_id).values_list("sort_key", flat=True).first()
-    return None if own is None else _rank_sql(board, Cursor(own, user_id))
+    own = _rows(f"SELECT sort_key FROM {_ENTRY} WHERE board = %s AND user_id = %s", [board, user_id])
+    return None if not own else _rank_sql(board, Cursor(own[0][0], user_id))
 
 
 # --- Redis ------------------------------------------------------------------------------------------
@@ -152,10 +162,13 @@ def entry_rank_sql(*, board: str, user_id: int) -> int | None:
 
 def _page_from_slice(board: str, found: IndexSlice) -> BoardPage:
     """Entries for the slice's users from PostgreSQL (one real game each), ranks from Redis."""
-    rows = {
-        row["user_id"]: row
-        for row in _entry_values(board).filter(user_id__in=[i.user_id for i in found.items])
-    }
+    rows = {}
+    if found.items:
+        marks = ", ".join(["%s"] * len(found.items))
+        found_rows = _rows(
+            _SELECT + f" AND e.user_id IN ({marks})", [board, *(i.user_id for i in found.items)]
+        )
+        rows = {row[0]: row for row in found_rows}
     entries = [
         _entry(rows[item.user_id], found.offset + index + 1)
         for index, item in enumerate(found.items)

@@ -28,7 +28,7 @@ from leaderboard.selectors import daily_deal_cache_clear, entry_rank_sql
 
 logger = logging.getLogger(__name__)
 
-ENTRY_FIELDS = ("submission_id", "score", "moves", "duration_ms", "achieved_at", "sort_key")
+ENTRY_FIELDS = ("submission_id", "code", "score", "moves", "duration_ms", "achieved_at", "sort_key")
 
 
 def result_counts(submission: Submission) -> bool:
@@ -84,7 +84,7 @@ def _entry_upsert_if_better(
     updates = ", ".join(f"{field} = excluded.{field}" for field in ENTRY_FIELDS)
     sql = (
         f"INSERT INTO {table} (board, user_id, {', '.join(ENTRY_FIELDS)}) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
         f"ON CONFLICT (board, user_id) DO UPDATE SET {updates} "
         f"WHERE excluded.sort_key > {table}.sort_key RETURNING id"
     )
@@ -92,6 +92,7 @@ def _entry_upsert_if_better(
         board,
         submission.user_id,
         submission.pk,
+        submission.code,
         submission.score,
         submission.moves,
         submission.duration_ms,
@@ -169,6 +170,7 @@ def player_entries_rebuild(*, user_id: int) -> None:
             continue
         values = {
             "submission_id": result.pk,
+            "code": result.code,
             "score": result.score,
             "moves": result.moves,
             "duration_ms": result.duration_ms,
