@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from games.engine import FOUNDATION, Game, Move, card_name
+from games.engine import FOUNDATION, UNDO, Game, Move, card_name, verify
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 SOLVER_FIXTURES = PROJECT_DIR / "games" / "solver" / "fixtures" / "winning_logs.json"
@@ -35,17 +35,19 @@ BAR = "[data-bar]"
 
 
 def winning_game() -> tuple[str, list[str]]:
-    """A winning (code, tokens): the shortest Classic one of the solver's fixtures, else ours."""
+    """A winning (code, tokens): the shortest Classic win of the solver's fixtures, else ours."""
+    wins = []
     try:
         fixtures = json.loads(SOLVER_FIXTURES.read_text())
-        entries = fixtures if isinstance(fixtures, list) else fixtures.get("logs", fixtures.get("games", []))
-        wins = [(e["code"], e["log"]) for e in entries if isinstance(e, dict) and "-C-" in e.get("code", "")]
-        if wins:
-            code, log = min(wins, key=lambda win: len(str(win[1]).split()))
-            return code, log.split() if isinstance(log, str) else list(log)
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    return WINNING_CODE, WINNING_LOG.split()
+        entries = fixtures if isinstance(fixtures, list) else next(iter(fixtures.values()), [])
+        for entry in entries:
+            code, log = entry["code"], entry["log"]
+            tokens = log.split() if isinstance(log, str) else [str(token) for token in log]
+            if "-C-" in code and verify(code, tokens).won:
+                wins.append((code, tokens))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, StopIteration):
+        pass  # no fixtures yet, or another shape: our own win will do
+    return min(wins, key=lambda win: len(win[1]), default=(WINNING_CODE, WINNING_LOG.split()))
 
 
 # --- what the engine says, what the page shows -----------------------------------------------
@@ -177,8 +179,12 @@ def play_token(page: Page, game: Game, token: str) -> None:
     """Play one log token through the table the way a player would, and on `game` too.
 
     To a foundation: one tap on the card. To a column: tap the card, tap the column — or a
-    drag when a tap would send the card to its foundation instead.
+    drag when a tap would send the card to its foundation instead. An undo: the U key.
     """
+    if token == UNDO:
+        page.keyboard.press("u")
+        game.undo()
+        return
     move = Move.parse(token)
     name = card_name(move.card)
     sent_home = _sent_home.pop(id(page), None)

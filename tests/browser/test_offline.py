@@ -69,7 +69,7 @@ def test_after_one_visit_the_game_loads_plays_and_is_won_with_the_server_gone(se
     wait_for_the_worker(page)
     for token in tokens[:12]:
         play_token(page, game, token)
-    wait_for_moves(page, 12)
+    wait_for_moves(page, game.moves_made)
 
     server.stop()
     assert not server.is_reachable()
@@ -77,9 +77,9 @@ def test_after_one_visit_the_game_loads_plays_and_is_won_with_the_server_gone(se
     page.reload()  # from the worker's cache: the page, the scripts, the styles
     page.wait_for_selector(READY)
     assert_shows(page, game)
-    for number, token in enumerate(tokens[12:], start=13):
+    for token in tokens[12:]:
         play_token(page, game, token)
-        wait_for_moves(page, number)
+        wait_for_moves(page, game.moves_made)
     assert_shows(page, game)
     expect(page.locator('[data-dialog="win"]')).to_be_visible()
     # The win waits in the outbox until there is a server to take it.

@@ -239,7 +239,8 @@ class App {
     document.addEventListener("click", (event) => {
       const button = event.target.closest?.("[data-action]");
       const action = button && !button.closest("dialog") ? actions[button.dataset.action] : undefined;
-      if (action) {
+      const newTab = button?.tagName === "A" && (event.ctrlKey || event.metaKey || event.shiftKey);
+      if (action && !newTab) {
         event.preventDefault();
         action();
       }
