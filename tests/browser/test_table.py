@@ -269,6 +269,18 @@ def test_a_reload_resumes_the_game_exactly(live_server, page: Page):
     wait_for_moves(page, 4)
     assert_shows(page, game)
 
+    # A link to another deal does not throw the game in progress away without asking.
+    page.goto(f"{live_server.url}/play/YU1-R-AAAAAAB")
+    page.wait_for_selector(READY)
+    page.locator('[data-dialog="confirm"] [data-close="stay"]').click()
+    expect(page).to_have_url(re.compile(f"/play/{code}$"))
+    assert_shows(page, game)
+    page.goto(f"{live_server.url}/play/YU1-R-AAAAAAB")
+    page.wait_for_selector(READY)
+    confirm_leaving(page)
+    expect(page.locator(BAR)).to_have_attribute("data-code", "YU1-R-AAAAAAB")
+    assert_shows(page, Game("YU1-R-AAAAAAB"))
+
 
 def test_keyboard_play_with_announcements(live_server, page: Page):
     code = "YU1-C-AAAAAAC"

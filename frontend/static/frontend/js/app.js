@@ -32,7 +32,8 @@ class App {
     this.winBanner = new WinBanner($('[data-dialog="win"]'));
     this.undoButton = $('[data-action="undo"]');
     this.applySettings();
-    this.session = this.#firstSession();
+    const linked = this.#linkedCode();
+    this.session = this.#firstSession(linked);
     this.#bind();
     this.render();
     this.keys.reset();
@@ -40,30 +41,40 @@ class App {
     $("[data-app-status]").dataset.appStatus = "ready"; // the page is playable
     performance.mark("yukon:ready");
     if (this.session.won) this.#showWin(false);
+    // A link to another deal while a game is under way: that game stays until the player agrees.
+    if (linked && linked !== this.session.code) this.#openLinked(linked);
   }
 
-  // The game of a /play/<code> link, else the game in progress, else a new Classic deal.
-  #firstSession() {
-    const saved = store.loadGame();
+  // The code of a /play/<code> address, canonical; null (and a note) when it is not a code.
+  #linkedCode() {
     const linked = PLAY_PATH.exec(location.pathname);
-    if (linked) {
-      try {
-        const { code } = parseCode(decodeURIComponent(linked[1]));
-        history.replaceState(null, "", `/play/${code}`);
-        return saved?.code === code ? new Session(code, saved) : new Session(code);
-      } catch (error) {
-        this.notices.show(error.message, { kind: "rule" });
-        history.replaceState(null, "", "/");
-      }
+    if (!linked) return null;
+    try {
+      return parseCode(decodeURIComponent(linked[1])).code;
+    } catch (error) {
+      this.notices.show(error.message, { kind: "rule" });
+      history.replaceState(null, "", "/");
+      return null;
     }
+  }
+
+  // The game in progress, else the linked deal, else a new Classic deal.
+  #firstSession(linked) {
+    const saved = store.loadGame();
     if (saved) {
       try {
-        return new Session(saved.code, saved);
+        const session = new Session(saved.code, saved);
+        if (!linked || saved.code === linked || (session.started && !session.won)) return session;
       } catch {
         // a saved code this version cannot read: start afresh
       }
     }
-    return new Session(randomCode(CLASSIC));
+    return new Session(linked ?? randomCode(CLASSIC));
+  }
+
+  async #openLinked(code) {
+    if (await this.#mayLeave()) this.startGame(code);
+    else history.replaceState(null, "", `/play/${this.session.code}`);
   }
 
   // ---- moves ---------------------------------------------------------------------------
