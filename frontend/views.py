@@ -82,8 +82,9 @@ def _module_preloads() -> list[str]:
 @require_safe
 def play(request: HttpRequest, code: str | None = None) -> HttpResponse:
     """The game page: `/` resumes the game in progress, `/play/<code>` opens that deal."""
-    response = render(request, "frontend/play.html", {"build": build(), "module_urls": _module_preloads()})
-    response[BUILD_HEADER] = build()
+    current = build()
+    response = render(request, "frontend/play.html", {"build": current, "module_urls": _module_preloads()})
+    response[BUILD_HEADER] = current  # the service worker serves this page only to its own build
     return response
 
 

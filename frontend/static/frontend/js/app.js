@@ -17,6 +17,7 @@ const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
 const TICK_MS = 500;
 const SAVE_EVERY_MS = 10_000;
 const PLAY_PATH = /^\/play\/([^/]+)\/?$/;
+const MEASURES_KEPT = 1000;
 
 class App {
   constructor() {
@@ -123,8 +124,13 @@ class App {
     else this.say("that move is not allowed");
   }
 
-  // Move → drawn: one measure per move, read by bench/frontend_weight.py.
+  // Move → drawn: one measure per move, read by bench/frontend_weight.py; a long session
+  // keeps the last thousand or so.
   #measure(started) {
+    if (performance.getEntriesByName("yukon:move").length >= MEASURES_KEPT) {
+      performance.clearMeasures("yukon:move");
+      performance.clearMeasures("yukon:move-frame");
+    }
     performance.measure("yukon:move", { start: started, end: performance.now() });
     requestAnimationFrame(() => performance.measure("yukon:move-frame", { start: started, end: performance.now() }));
   }
