@@ -139,6 +139,10 @@ def measure(url: str) -> dict:
         )
         context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True)
         page = context.new_page()
+        problems = []  # uncaught errors and Content-Security-Policy violations
+        page.on("pageerror", lambda error: problems.append(f"uncaught error: {error}"))
+        page.on("console", lambda message: _note_csp(message, problems))
+        context.add_init_script(REPORT_CSP)
         finished = []  # (url, bytes on the wire, from the service worker?)
         context.on("requestfinished", lambda request: finished.append(_finished(request)))
         page.goto(f"{url}/play/{CODE}", wait_until="load")
@@ -181,12 +185,22 @@ def measure(url: str) -> dict:
             "bytes": sum(size for _, size in worker_requests),
         },
         "requests_to_other_hosts": outside,
+        "page_problems": problems,
         "time_to_interactive_ms": round(ready_ms, 1),
         "navigation_ms": {name: round(value, 1) for name, value in timing.items()},
         "moves": len(handled),
         "move_render_ms": summary(handled),
         "move_to_frame_ms": summary(framed),
     }
+
+
+REPORT_CSP = """document.addEventListener("securitypolicyviolation", (event) =>
+    console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"}`));"""
+
+
+def _note_csp(message, problems: list[str]) -> None:
+    if message.type == "error" and ("CSP" in message.text or "Content Security Policy" in message.text):
+        problems.append(message.text)
 
 
 def _finished(request) -> tuple[str, int, bool]:
@@ -226,6 +240,7 @@ def main() -> None:
     worker = results["service_worker_install"]
     print(f"service worker install: {worker['bytes']} B in {worker['requests']} requests")
     print(f"requests to other hosts: {len(results['requests_to_other_hosts'])}")
+    print(f"uncaught errors and CSP violations: {results['page_problems'] or 'none'}")
     navigation = results["navigation_ms"]
     print(
         f"time to interactive: {results['time_to_interactive_ms']} ms"
