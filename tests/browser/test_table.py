@@ -438,6 +438,12 @@ def test_desktop_screenshot_of_a_game_under_way(live_server, page: Page, artifac
     assert_shows(page, game)
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     page.screenshot(path=artifacts_dir / "table-desktop.png")
+    # The table fits other screens as well: a phone on its side, a tablet, a small laptop.
+    for width, height in ((740, 360), (768, 1024), (1024, 768), (320, 568)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        page_size = "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+        assert page.evaluate(page_size) == [width, height]
 
 
 def test_the_clock_counts_only_while_the_page_is_seen(live_server, page: Page):
