@@ -173,11 +173,21 @@ export class Input {
 
   #drop({ card, elements }, x, y) {
     this.table.markTargets([]);
-    const hit = this.table.hitAt(x, y);
+    const hit = this.table.hitAt(x, y) ?? this.#hitUnder(elements[0]);
     let move = hit ? this.destinationMove(card, hit) : null;
     if (!move && this.app.settings.autoPlacement) move = this.app.session.placementFor(card);
     if (move) this.app.play(move); // a drawn column drops its drag offsets itself
     this.#putBack(elements);
+  }
+
+  // The pointer is in no place (a gap between columns): the place under the dragged card.
+  #hitUnder(element) {
+    const card = element.getBoundingClientRect();
+    for (const share of [0.5, 0.2, 0.8]) {
+      const hit = this.table.hitAt(card.left + card.width * share, card.top + card.height / 4);
+      if (hit) return hit;
+    }
+    return null;
   }
 
   // Cards not redrawn by a move glide back from where they were dropped.

@@ -244,7 +244,7 @@ export class Table {
     };
   }
 
-  /** What lies at a point of the screen, looking through `ignore` (the cards being dragged). */
+  /** What lies at a point of the screen, looking through the cards being dragged. */
   hitAt(x, y) {
     for (const element of document.elementsFromPoint(x, y)) {
       if (element.classList.contains("dragging")) continue;
