@@ -131,12 +131,15 @@ def submission_verify(*, submission_id: int, now: datetime | None = None) -> Sub
         return submission
     with transaction.atomic():
         judgement = _judge_locked(submission)
+        now = now or timezone.now()
         settled = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
-            **judgement.fields(), settled_at=now or timezone.now(), engine_version=ENGINE_VERSION
+            **judgement.fields(), settled_at=now, engine_version=ENGINE_VERSION
         )
         if not settled:  # another run settled it first
             return Submission.objects.get(pk=submission_id)
-        submission.refresh_from_db()
+        settled_fields = {**judgement.fields(), "settled_at": now, "engine_version": ENGINE_VERSION}
+        for field, value in settled_fields.items():  # the row as stored, without reading it again
+            setattr(submission, field, value)
         if judgement.counts and not submission.assisted and not submission.voided and submission.user_id:
             ranks = hooks.result_record(submission=submission)
             if ranks:
