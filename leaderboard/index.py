@@ -113,14 +113,6 @@ local last = math.min(rank + span, count - 1)
 return {count, rank, first, redis.call('zrevrange', key, first, last, 'WITHSCORES')}
 """
 
-# KEYS: board. ARGV: member. Returns false for a missing key, else {count, rank0 or −1}.
-_RANK = """
-local key = KEYS[1]
-if redis.call('exists', key) == 0 then return false end
-local rank = redis.call('zrevrank', key, ARGV[1])
-return {redis.call('zcard', key) - 1, rank or -1}
-"""
-
 # KEYS: lock. ARGV: token. Deletes the lock only if it is still ours.
 _UNLOCK = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
@@ -165,7 +157,6 @@ class RedisBoardIndex:
         self._load = client.register_script(_LOAD)
         self._page = client.register_script(_PAGE)
         self._around = client.register_script(_AROUND)
-        self._rank = client.register_script(_RANK)
         self._unlock = client.register_script(_UNLOCK)
 
     # --- keys -------------------------------------------------------------------------------
@@ -224,13 +215,15 @@ class RedisBoardIndex:
         rank = int(rank)
         return (rank if rank >= 0 else None), IndexSlice(int(count), int(offset), _items(flat))
 
-    def rank(self, board: str, *, user_id: int) -> tuple[int | None, int] | None:
-        """(0-based rank or None, board size), or None for a missing key."""
-        answer = self._rank(keys=[self.key(board)], args=[member_for(user_id)])
-        if answer is None:
-            return None
-        count, rank = answer
-        return (int(rank) if int(rank) >= 0 else None), int(count)
+    def rank(self, board: str, *, user_id: int) -> int | None:
+        """0-based rank, −1 when the player has no entry, or None for a missing key.
+
+        One ZREVRANK on the common path; EXISTS only tells "no entry" from "no key"."""
+        key = self.key(board)
+        rank = self.client.zrevrank(key, member_for(user_id))
+        if rank is not None:
+            return int(rank)
+        return -1 if self.client.exists(key) else None
 
     # --- rebuild ----------------------------------------------------------------------------
 

@@ -232,7 +232,7 @@ def leaderboard_rank(*, board: str, user_id: int) -> int | None:
 
     def read(index: RedisBoardIndex):
         answer = index.rank(board, user_id=user_id)
-        return None if answer is None else (None if answer[0] is None else answer[0] + 1,)
+        return None if answer is None else (None if answer < 0 else answer + 1,)
 
     answer = index_read(read, board=board)
     return answer[0] if answer is not None else entry_rank_sql(board=board, user_id=user_id)

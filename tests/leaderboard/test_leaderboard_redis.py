@@ -181,7 +181,7 @@ def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, 
     index_board_rebuild(board=BOARD)
     live_client = redis_index.client
     monkeypatch.setattr(redis_index, "client", redis.Redis(port=1, socket_connect_timeout=0.2))
-    for name in ("_write", "_page", "_around", "_rank"):
+    for name in ("_write", "_page", "_around"):
         script = getattr(redis_index, name)
         monkeypatch.setattr(script, "registered_client", redis_index.client)
 
