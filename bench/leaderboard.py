@@ -184,11 +184,11 @@ def fill_to(size: int, *, rng: random.Random) -> tuple[int, float]:
             )  # fmt: skip
             results.append(
                 {"id": user_id, "client_id": uuid.UUID(int=user_id), "user_id": user_id,
-                 "code": "YU1-C-AAAAAAA", "rules": "classic", "ranked": True, "assisted": False, "log": "AH>F",
-                 "move_times_ms": "[1000]", "duration_ms": moves * 900, "client_finished_at": received,
-                 "body_hash": "0" * 64, "received_at": received, "status": "verified", "won": True,
-                 "moves": moves, "foundation_cards": 52, "score": score, "points": 625, "settled_at": received,
-                 "engine_version": "1", "voided": False}
+                 "code": "YU1-C-AAAAAAA", "rules": "classic", "ranked": True, "assisted": False,
+                 "log": "AH>F", "move_times_ms": "[1000]", "duration_ms": moves * 900,
+                 "client_finished_at": received, "body_hash": "0" * 64, "received_at": received,
+                 "status": "verified", "won": True, "moves": moves, "foundation_cards": 52, "score": score,
+                 "points": 625, "settled_at": received, "engine_version": "1", "voided": False}
             )  # fmt: skip
             entries.append(
                 {"board": BOARD, "user_id": user_id, "submission_id": user_id, "code": "YU1-C-AAAAAAA",
