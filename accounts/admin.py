@@ -6,7 +6,7 @@ from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin
 
 from accounts.models import User
-from accounts.services import user_suspend, user_unsuspend
+from accounts.services import user_delete, user_suspend, user_unsuspend
 
 
 class SuspendActionForm(ActionForm):
@@ -41,3 +41,11 @@ class PlayerAdmin(UserAdmin):
         self.message_user(
             request, f"Lifted the suspension of {queryset.count()} player(s).", messages.SUCCESS
         )
+
+    # Deleting from the admin goes through the same service as the player's own deletion.
+    def delete_model(self, request, obj):
+        user_delete(user=obj)
+
+    def delete_queryset(self, request, queryset):
+        for user in queryset:
+            user_delete(user=user)

@@ -23,6 +23,7 @@ RETRY = {
     "max_retries": 8,
     "acks_late": True,
     "reject_on_worker_lost": True,
+    "ignore_result": True,  # the row is the result: nothing to store in Redis
 }
 
 

@@ -177,3 +177,16 @@ def test_staff_void_and_reverify_results(staff, player):
     )
     assert b"Re-verified 1; 0 verdict(s) changed." in response.content
     assert staff.get("/admin/games/submission/?status__exact=verified&reason_code=").status_code == 200
+
+
+def test_staff_deleting_a_player_detaches_their_results(staff, player):
+    submission = a_result(player)
+
+    response = staff.post(
+        "/admin/accounts/user/", {"action": "delete_selected", "_selected_action": [player.pk], "post": "yes"}
+    )
+
+    assert response.status_code == 302
+    assert not User.objects.filter(pk=player.pk).exists()
+    submission.refresh_from_db()
+    assert submission.user_id is None
