@@ -369,12 +369,13 @@ def start_gunicorn(*, workers: int) -> tuple[subprocess.Popen, int]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/daily/", timeout=2)
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/leaderboards/?rules=classic", timeout=10)
             return process, port
-        except (urllib.error.URLError, ConnectionError):
+        except (urllib.error.URLError, OSError):
             if process.poll() is not None:
                 raise RuntimeError("gunicorn exited") from None
             time.sleep(0.3)
+    stop(process)
     raise RuntimeError("gunicorn did not answer within 60 s")
 
 
