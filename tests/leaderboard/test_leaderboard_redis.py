@@ -1,6 +1,7 @@
 """The Redis index (full stack): same pages as SQL, writes after commit, fallback and rebuilds."""
 
 import datetime as dt
+import time
 
 import pytest
 import redis
@@ -215,3 +216,18 @@ def test_pagination_on_redis_has_no_gaps_or_repeats_while_new_scores_arrive(
     assert leaderboard_page(board=BOARD).source == "redis"
     assert sorted(name for name in seen if name.startswith("p")) == sorted(user.username for user in players)
     assert len(seen) == len(set(seen))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_rebuilds_a_missing_board_once(celery_worker_process, redis_index):
+    fill_with_ties(3)
+    assert not redis_index.exists(BOARD)
+
+    assert leaderboard_page(board=BOARD).source == "sql"  # and the read sends one rebuild to the worker
+    deadline = time.monotonic() + 30
+    while not redis_index.exists(BOARD) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+    page = leaderboard_page(board=BOARD)
+    assert page.source == "redis" and [entry.rank for entry in page.entries] == [1, 2, 3]
+    assert not redis_index.client.exists(f"lb:{BOARD}:lock")
