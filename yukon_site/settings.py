@@ -11,6 +11,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -139,6 +140,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of a page: the django_language cookie, else Accept-Language, else English.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -364,7 +367,26 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Internationalisation -----------------------------------------------------------------------
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# Each language has a page catalog (locale/<code>/LC_MESSAGES/django.po, compiled to .mo) and
+# a table catalog (frontend/static/frontend/js/i18n/<code>.json); docs/help.md.
+LANGUAGES = [
+    ("en", "English"),
+    ("ms", "Bahasa Melayu"),
+    ("hi", "हिन्दी"),
+    ("tl", "Tagalog"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The choice made with the language picker, kept for a year (the page writes the same cookie).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Django has no entry for Tagalog; browsers set to Filipino ask for "fil".
+LANG_INFO.update(
+    {
+        "tl": {"bidi": False, "code": "tl", "name": "Tagalog", "name_local": "Tagalog"},
+        "fil": {"fallback": ["tl"]},
+    }
+)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
