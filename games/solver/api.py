@@ -1,0 +1,167 @@
+"""What other code calls: ``solve``, ``hint`` and ``winnable_deals``.
+
+Every ``won`` answer has been replayed by the engine (``games.engine.verify`` for a deal)
+before it is returned: a line the engine refuses is a solver bug and raises ``SolverBug``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import GameCode, Move, Rules, verify
+from games.engine.move import MOVES
+
+from .position import Position
+from .search import DEFAULT_WEIGHTS, Budget, Outcome, Weights, best_first_shorter, portfolio
+from .shorten import prune
+
+WON, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"
+DEFAULT_TIME_LIMIT = 10.0  # seconds
+DEFAULT_MAX_NODES = 1_000_000  # positions held at once; about 150–300 bytes each
+PRUNE_SHARE = 0.1  # of the time limit, at most, for dropping needless moves from a win
+
+
+class SolverBug(RuntimeError):
+    """The solver produced a winning line that the engine does not accept."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    result: str  # WON, UNWINNABLE or UNKNOWN
+    moves: tuple[Move, ...] | None  # the winning line, when won
+    nodes: int  # positions searched
+    seconds: float
+
+    @property
+    def won(self) -> bool:
+        return self.result == WON
+
+    @property
+    def log(self) -> str | None:
+        return None if self.moves is None else " ".join(str(move) for move in self.moves)
+
+    @property
+    def length(self) -> int | None:
+        return None if self.moves is None else len(self.moves)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "result": self.result,
+            "log": self.log,
+            "moves": self.length,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def solve(
+    game: Position | GameCode | str,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    shorten: bool = False,
+    weights: Weights = DEFAULT_WEIGHTS,
+) -> Solution:
+    """Search for a win from a deal (a code) or any position.
+
+    ``won``: ``moves`` wins from the position (after its ``history``, for a game in
+    progress). ``unwinnable``: every line was searched. ``unknown``: a limit was reached.
+    With ``shorten``, the time left after a win goes to looking for a shorter one.
+    """
+    started = time.perf_counter()
+    position = game if isinstance(game, Position) else Position.from_code(game)
+    budget = Budget(started + time_limit, max_nodes)
+    outcome = portfolio(position, budget, weights=weights)
+    moves = None
+    if outcome.result == WON:
+        moves = prune(
+            position, outcome.moves, min(budget.deadline, time.perf_counter() + PRUNE_SHARE * time_limit)
+        )
+        if shorten:
+            moves = _shorten(position, moves, budget, weights)
+        _check_win(position, moves)
+    return Solution(
+        outcome.result,
+        None if moves is None else tuple(MOVES[card][dest] for card, dest in moves),
+        budget.nodes,
+        time.perf_counter() - started,
+    )
+
+
+def _shorten(
+    position: Position, moves: list[tuple[int, int]], budget: Budget, weights: Weights
+) -> list[tuple[int, int]]:
+    """Search again for lines shorter than the best so far, each time with a fresh table."""
+    depth_weight = 4
+    while not budget.exhausted():
+        attempt = Budget(budget.deadline, budget.max_nodes)
+        outcome: Outcome = best_first_shorter(
+            position, attempt, weights, bound=len(moves), depth_weight=depth_weight
+        )
+        budget.nodes += attempt.nodes
+        if outcome.result == WON:
+            moves = prune(position, outcome.moves, budget.deadline)
+        elif outcome.result == UNWINNABLE:
+            break  # nothing shorter exists
+        else:
+            depth_weight *= 2
+    return moves
+
+
+def _check_win(position: Position, moves: list[tuple[int, int]]) -> None:
+    log = " ".join(str(MOVES[card][dest]) for card, dest in moves)
+    if position.is_deal:
+        assert position.code is not None
+        history = " ".join(str(move) for move in position.history)
+        verdict = verify(position.code, f"{history} {log}")
+        if not (verdict.legal and verdict.won):
+            raise SolverBug(f"the engine refuses the line for {position.code}: {verdict.error or 'not won'}")
+        return
+    game = position.game()
+    for index, (card, dest) in enumerate(moves):
+        refusal = game.check_move(card, dest)
+        if refusal is not None:
+            raise SolverBug(f"the engine refuses move {index + 1} {MOVES[card][dest]}: {refusal}")
+        game.apply_move(card, dest)
+    if not game.is_won():
+        raise SolverBug("the line does not win")
+
+
+def hint(
+    code: GameCode | str,
+    log: str = "",
+    *,
+    time_limit: float = 2.0,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Move | None:
+    """The next move of a winning line from the position after ``log``, or None.
+
+    None means no win was found from here within the limits (or the game is already won).
+    An illegal ``log`` raises ``ValueError``.
+    """
+    position = Position.from_log(code, log)
+    if sum(position.foundations) == 52:
+        return None
+    solution = solve(position, time_limit=time_limit, max_nodes=max_nodes)
+    return solution.moves[0] if solution.moves else None
+
+
+def winnable_deals(
+    start: int,
+    count: int | None = None,
+    *,
+    rules: Rules = Rules.CLASSIC,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Iterator[tuple[GameCode, Solution]]:
+    """The deals from number ``start`` on (``count`` of them, or all) that the solver wins."""
+    number = start
+    while count is None or number < start + count:
+        code = GameCode(rules, number)
+        solution = solve(code, time_limit=time_limit, max_nodes=max_nodes)
+        if solution.won:
+            yield code, solution
+        number += 1

@@ -1,0 +1,107 @@
+"""Make a winning line shorter: drop moves it can do without, then search for a shorter one.
+
+A line is kept as steps ``(card, target)``: ``target`` is the card the move lands on,
+``TO_FOUNDATION`` or ``TO_EMPTY``. Written that way a line survives the removal of a move
+that changed where a column's cards are; it is played again from the start each time.
+"""
+
+from __future__ import annotations
+
+import time
+
+from games.engine.cards import KING, RANK, SUIT
+from games.engine.game import MAX_GROUP
+from games.engine.move import COLUMN_COUNT, FOUNDATION
+
+from .board import Board
+from .position import Position
+
+TO_FOUNDATION, TO_EMPTY = -1, -2
+
+Moves = list[tuple[int, int]]
+Steps = list[tuple[int, int]]
+
+
+def to_steps(position: Position, moves: Moves) -> Steps:
+    board = Board(position)
+    steps = []
+    for card, dest in moves:
+        if dest == FOUNDATION:
+            target = TO_FOUNDATION
+        else:
+            column = board.columns[dest]
+            target = column[-1] if column else TO_EMPTY
+        steps.append((card, target))
+        board.play(card, dest)
+    return steps
+
+
+def _resolve(board: Board, card: int, target: int) -> int | None:
+    """The destination of a step on this board if the move is legal there, else None."""
+    loc, found, columns, down = board.loc, board.found, board.columns, board.down
+    source = loc[card]
+    if target == TO_FOUNDATION:
+        if source == FOUNDATION or found[SUIT[card]] != RANK[card] - 1 or columns[source][-1] != card:
+            return None
+        return FOUNDATION
+    if source == FOUNDATION:
+        if found[SUIT[card]] != RANK[card]:
+            return None
+    else:
+        column = columns[source]
+        position = column.index(card)
+        if position < down[source] or len(column) - position > MAX_GROUP:
+            return None
+    if target == TO_EMPTY:
+        if RANK[card] != KING:
+            return None
+        return next((index for index in range(COLUMN_COUNT) if not columns[index] and index != source), None)
+    dest = loc[target]
+    if dest == FOUNDATION or dest == source or columns[dest][-1] != target or card not in board.fits[target]:
+        return None
+    return dest
+
+
+def play_steps(position: Position, steps: Steps) -> Moves | None:
+    """The moves of ``steps`` if every one is legal and they win, else None."""
+    board = Board(position)
+    moves = []
+    for card, target in steps:
+        dest = _resolve(board, card, target)
+        if dest is None:
+            return None
+        board.play(card, dest)
+        moves.append((card, dest))
+    return moves if board.is_won() else None
+
+
+def prune(position: Position, moves: Moves, deadline: float) -> Moves:
+    """Drop single moves, then pairs of moves of the same card, while the line still wins."""
+    steps = to_steps(position, moves)
+    best = moves
+    improved = True
+    while improved and time.perf_counter() < deadline:
+        improved = False
+        index = len(steps) - 1
+        while index >= 0 and time.perf_counter() < deadline:
+            if steps[index][1] != TO_FOUNDATION:
+                trial = steps[:index] + steps[index + 1 :]
+                played = play_steps(position, trial)
+                if played is not None:
+                    steps, best, improved = trial, played, True
+            index -= 1
+        for first in range(len(steps)):
+            if time.perf_counter() >= deadline:
+                break
+            card = steps[first][0]
+            for second in range(first + 1, len(steps)):
+                if steps[second][0] != card:
+                    continue
+                trial = steps[:first] + steps[first + 1 : second] + steps[second + 1 :]
+                played = play_steps(position, trial)
+                if played is not None:
+                    steps, best, improved = trial, played, True
+                    break
+            if improved:
+                break
+    return best
