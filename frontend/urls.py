@@ -5,6 +5,11 @@ from frontend import views
 urlpatterns = [
     path("", views.play, name="play"),
     path("play/<str:code>", views.play, name="play-code"),
+    path("leaderboard", views.leaderboard, name="leaderboard"),
+    path("me", views.me, name="me"),
+    # One shell for every replay: the script reads the id from the address.
+    path("replay/", views.replay, name="replay-shell"),
+    path("replay/<int:submission_id>", views.replay, name="replay"),
     # The service worker lives at the root so that it may control every page of the site.
     path("sw.js", views.service_worker, name="service-worker"),
 ]

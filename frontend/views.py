@@ -1,9 +1,11 @@
-"""The game page and its service worker.
+"""The game page, the pages around it (leaderboards, the player's figures, replays) and the
+service worker.
 
-The page is an app shell: the same HTML for `/` and `/play/<code>` (the script reads the
-code from the address), so the service worker can keep one copy and serve it offline. The
-worker is served from the root URL, so that it may control the whole site, and carries the
-build: a hash of the front end's files, so that any change installs a new worker.
+Each page is an app shell: the same HTML whatever it shows (the game page serves `/` and
+`/play/<code>`, the replay page every `/replay/<id>`; the scripts read the address and ask the
+API), so the service worker can keep one copy of each and serve it offline. The worker is
+served from the root URL, so that it may control the whole site, and carries the build: a
+hash of the front end's files, so that any change installs a new worker.
 """
 
 import hashlib
@@ -17,6 +19,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 APP_DIR = Path(__file__).resolve().parent
@@ -25,8 +28,13 @@ STATIC_DIR = APP_DIR / "static"
 BUILD_DIRS = (STATIC_DIR / "frontend", APP_DIR / "templates" / "frontend")
 SERVICE_WORKER = STATIC_DIR / "frontend" / "js" / "sw.js"
 ENTRY_MODULE = "frontend/js/app.js"
-# Static files of the app that the game page never loads.
+# The other pages' own modules: loaded by their pages with {% static %}, like the game's.
+PAGE_MODULES = {"frontend/js/leaderboard.js", "frontend/js/me.js", "frontend/js/replay.js"}
+ENTRY_MODULES = {ENTRY_MODULE} | PAGE_MODULES
+# Static files of the app that no page loads.
 NOT_IN_SHELL = {"frontend/js/sw.js", "frontend/css/swagger.css"}
+# The pages the service worker keeps, by the URL it caches each under (see sw.js).
+PAGE_SHELLS = ["/", "/leaderboard", "/me", "/replay/"]
 BUILD_HEADER = "X-Yukon-Build"
 
 
@@ -65,27 +73,57 @@ def _imports_are_hashed() -> bool:
 
 def module_url(path: str) -> str:
     """The URL the browser uses for a module: the one `import "./x.js"` resolves to."""
-    if path == ENTRY_MODULE or _imports_are_hashed():
+    if path in ENTRY_MODULES or _imports_are_hashed():
         return static(path)
     return settings.STATIC_URL + path  # a relative import reaches the unhashed copy
 
 
 def shell_urls() -> list[str]:
-    """The page and every file it loads, at the very URLs the browser asks for."""
-    return ["/"] + [module_url(path) if path.endswith(".js") else static(path) for path in shell_paths()]
+    """The pages and every file they load, at the very URLs the browser asks for."""
+    files = [module_url(path) if path.endswith(".js") else static(path) for path in shell_paths()]
+    return PAGE_SHELLS + files
 
 
 def _module_preloads() -> list[str]:
-    return [module_url(path) for path in shell_paths() if path.endswith(".js") and path != ENTRY_MODULE]
+    return [module_url(path) for path in shell_paths() if path.endswith(".js") and path not in ENTRY_MODULES]
+
+
+def _shell(request: HttpRequest, template: str, context: dict | None = None) -> HttpResponse:
+    current = build()
+    response = render(request, template, {"build": current, **(context or {})})
+    response[BUILD_HEADER] = current  # the service worker serves a page only to its own build
+    return response
+
+
+# Every page sets the CSRF cookie: the scripts send it back as X-CSRFToken with each POST.
 
 
 @require_safe
+@ensure_csrf_cookie
 def play(request: HttpRequest, code: str | None = None) -> HttpResponse:
     """The game page: `/` resumes the game in progress, `/play/<code>` opens that deal."""
-    current = build()
-    response = render(request, "frontend/play.html", {"build": current, "module_urls": _module_preloads()})
-    response[BUILD_HEADER] = current  # the service worker serves this page only to its own build
-    return response
+    return _shell(request, "frontend/play.html", {"module_urls": _module_preloads()})
+
+
+@require_safe
+@ensure_csrf_cookie
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """/leaderboard: global boards, around me, the daily deal, a deal's board (`?deal=<code>`)."""
+    return _shell(request, "frontend/leaderboard.html")
+
+
+@require_safe
+@ensure_csrf_cookie
+def me(request: HttpRequest) -> HttpResponse:
+    """/me: the signed-in player's bests, win rate, ranks and history (a sign-in prompt otherwise)."""
+    return _shell(request, "frontend/me.html")
+
+
+@require_safe
+@ensure_csrf_cookie
+def replay(request: HttpRequest, submission_id: int | None = None) -> HttpResponse:
+    """/replay/<id>: a verified win, move by move, on the table."""
+    return _shell(request, "frontend/replay.html")
 
 
 @require_safe

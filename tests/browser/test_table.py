@@ -239,9 +239,12 @@ def test_a_whole_game_won_through_the_table(live_server, page: Page):
     assert entry["move_times_ms"] == sorted(entry["move_times_ms"])
     assert entry["duration_ms"] >= entry["move_times_ms"][-1]
     assert entry["finished_at"] and entry["client_version"]
-    # There is no results API yet: an upload sends nothing, says why, and keeps the result.
+    assert entry["state"] == "waiting" and entry["game"] is None  # a shared code: unranked
+    # Signed out, nothing is sent: the banner says so, and the game bar shows it waiting.
+    expect(banner.locator("[data-verdict-sign-in]")).to_be_visible()
+    expect(page.locator("[data-results-chip]")).to_have_attribute("data-pending", "1")
     upload = page.evaluate("() => import('/static/frontend/js/sync.js').then((sync) => sync.uploadPending())")
-    assert upload == {"sent": 0, "pending": 1, "reason": "no_endpoint"}
+    assert upload == {"sent": 0, "pending": 1, "reason": "signed_out"}
     # No loss, no automatic play, and a won game takes no more moves.
     banner.get_by_role("button", name="Close").click()
     tap_card(page, "KC")

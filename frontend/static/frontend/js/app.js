@@ -1,17 +1,22 @@
 // The browser game: wires the engine, the table, the gestures, the keyboard, the saved game,
-// the outbox and the service worker together. Each of those lives in its own module; this
-// one decides what happens after a move: render, save, announce, and the win.
+// the account, the ranked deals, the outbox and the service worker together. Each of those
+// lives in its own module; this one decides what happens after a move (render, save,
+// announce, the win) and when a game starts or is left.
 
-import { CLASSIC, FOUNDATION, cardLabel, parseCode, suitSymbol } from "./engine.js";
+import { knownAccount, refreshAccount, renderAccountNav } from "./account.js";
+import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
+import { Dealer } from "./dealer.js";
+import { CLASSIC, FOUNDATION, cardLabel, parseCode, suitSymbol } from "./engine.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
 import { registerServiceWorker } from "./offline.js";
-import { Session } from "./session.js";
+import { ResultsDialog, renderResultsChip, renderVerdict } from "./results.js";
+import { ORIGINS, Session } from "./session.js";
 import * as store from "./store.js";
-import { enqueueResult, uploadPending } from "./sync.js";
+import { ResultsSync, findResult, onResultsChange } from "./sync.js";
 import { Table } from "./table.js";
-import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, openDialog, randomCode } from "./ui.js";
+import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, openDialog } from "./ui.js";
 
 const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
 const TICK_MS = 500;
@@ -19,10 +24,29 @@ const SAVE_EVERY_MS = 10_000;
 const PLAY_PATH = /^\/play\/([^/]+)\/?$/;
 const MEASURES_KEPT = 1000;
 
+const LEAVE_UNRANKED = {
+  title: "Leave this game?",
+  text: "The moves of the game in progress will be lost. Its deal can be played again with its code.",
+  yes: "Leave it",
+};
+const LEAVE_RANKED = {
+  title: "Leave this ranked game?",
+  text: "It is submitted as it stands and counts as a game played, not won. Its deal can still be played again, unranked, with its code.",
+  yes: "Submit and leave",
+};
+const REWIND_RANKED = {
+  title: "Back to the start?",
+  text: "In a ranked game, Redeal takes back every move one by one: the undos stay in the game's log and count as moves, and the clock keeps running. Exploring has a price.",
+  yes: "Take every move back",
+};
+
 class App {
   constructor() {
     installSuitSymbols();
     this.settings = store.loadSettings();
+    this.account = knownAccount(); // until the server says (settle)
+    this.dealer = new Dealer({ accountOf: () => this.account, clientVersion: CLIENT_VERSION });
+    this.sync = new ResultsSync(() => this.account);
     this.notices = new Notices();
     this.table = new Table($("[data-table]"));
     this.bar = new Bar($("[data-bar]"));
@@ -31,6 +55,11 @@ class App {
     this.newGameDialog = new NewGameDialog($('[data-dialog="new-game"]'));
     this.settingsDialog = new SettingsDialog($('[data-dialog="settings"]'), (name, on) => this.changeSetting(name, on));
     this.winBanner = new WinBanner($('[data-dialog="win"]'));
+    this.resultsDialog = new ResultsDialog($('[data-dialog="results"]'), {
+      accountOf: () => this.account,
+      send: () => this.sync.kick(),
+    });
+    this.resultsChip = $("[data-results-chip]");
     this.undoButton = $('[data-action="undo"]');
     this.applySettings();
     const linked = this.#linkedCode();
@@ -44,6 +73,44 @@ class App {
     if (this.session.won) this.#showWin(false);
     // A link to another deal while a game is under way: that game stays until the player agrees.
     if (linked && linked !== this.session.code) this.#openLinked(linked);
+    this.#settle();
+  }
+
+  /**
+   * Learn who is playing from the server, then: send waiting results, fill the pool of ranked
+   * deals, turn an untouched local deal into a ranked one, and merge the server's bests.
+   */
+  #settling = null;
+  #bestsMerged = false;
+
+  #settle() {
+    this.#settling ??= this.#settleOnce().finally(() => (this.#settling = null));
+    return this.#settling;
+  }
+
+  async #settleOnce() {
+    const { account, fresh } = await refreshAccount();
+    this.account = account;
+    renderAccountNav(account);
+    this.render();
+    this.sync.kick();
+    const session = this.session;
+    const untouched = !session.started && !document.querySelector("dialog[open]");
+    if (fresh && untouched && session.ranked && session.issued.owner !== account?.id) {
+      this.startGame(this.dealer.dealNow(session.rules)); // not this player's deal: back to its pool
+    }
+    if (!account) return;
+    await this.dealer.refill();
+    if (this.session === session && untouched && !this.session.started && this.session.origin === ORIGINS.deal) {
+      const deal = this.dealer.dealNow(this.session.rules);
+      if (deal.issued) this.startGame(deal);
+    }
+    if (this.#bestsMerged) return;
+    const me = await api("/api/me/");
+    if (me.ok) {
+      store.mergeServerBests(me.data?.rules);
+      this.#bestsMerged = true;
+    }
   }
 
   // The code of a /play/<code> address, canonical; null (and a note) when it is not a code.
@@ -59,22 +126,25 @@ class App {
     }
   }
 
-  // The game in progress, else the linked deal, else a new Classic deal.
+  // The game in progress, else the linked deal (unranked), else a new Classic deal.
   #firstSession(linked) {
     const saved = store.loadGame();
     if (saved) {
       try {
         const session = new Session(saved.code, saved);
         if (!linked || saved.code === linked || (session.started && !session.won)) return session;
+        this.dealer.leave(session);
       } catch {
         // a saved code this version cannot read: start afresh
       }
     }
-    return new Session(linked ?? randomCode(CLASSIC));
+    if (linked) return new Session(linked, { origin: ORIGINS.code });
+    const deal = this.dealer.dealNow(CLASSIC);
+    return new Session(deal.code, deal);
   }
 
   async #openLinked(code) {
-    if (await this.#mayLeave()) this.startGame(code);
+    if (await this.#mayLeave()) this.startGame({ code, origin: ORIGINS.code });
     else history.replaceState(null, "", `/play/${this.session.code}`);
   }
 
@@ -139,6 +209,7 @@ class App {
     const game = this.session.game;
     this.table.render(game);
     this.bar.update(game);
+    this.bar.showKind(this.session, { signedIn: Boolean(this.account) });
     this.bar.showTime(this.session.clock.elapsed());
     this.undoButton.disabled = !game.canUndo || game.isWon();
     this.keys.refresh();
@@ -162,34 +233,59 @@ class App {
   /** Leave the game in progress only if the player agrees (nothing to lose: no question). */
   async #mayLeave() {
     if (!this.session.started || this.session.won) return true;
-    return (await openDialog($('[data-dialog="confirm"]'))) === "leave";
+    return confirmDialog(this.session.ranked ? LEAVE_RANKED : LEAVE_UNRANKED);
   }
 
-  startGame(code) {
+  /** Play `{code, issued, origin}`; the game being left is given back or submitted first. */
+  startGame({ code, issued = null, origin = ORIGINS.deal, why = "" }) {
     this.input.cancelDrag();
     this.input.clearSelection();
     this.session.clock.stop();
-    this.session = new Session(code);
+    if (this.dealer.leave(this.session)) this.sync.kick();
+    this.session = new Session(code, { issued, origin });
     this.table.reset();
     this.notices.clear();
     if (PLAY_PATH.test(location.pathname)) history.replaceState(null, "", `/play/${code}`);
     this.render();
     this.keys.reset();
     this.save();
-    this.say(`new game ${code}`);
+    this.say(`new ${this.session.ranked ? "ranked" : "unranked"} game ${code}`);
+    if (why) this.notices.show(why);
   }
 
-  async newDeal() {
-    if (await this.#mayLeave()) this.startGame(randomCode(this.session.rules));
+  async newDeal(rules = this.session.rules) {
+    if (await this.#mayLeave()) this.startGame(await this.dealer.next(rules));
   }
 
+  /**
+   * The same deal from the start. A ranked game under way is not restarted: every move is
+   * taken back, and the undos stay in its log.
+   */
   async redeal() {
-    if (await this.#mayLeave()) this.startGame(this.session.code);
+    const { session } = this;
+    if (session.ranked && !session.won) {
+      if (session.started && (await confirmDialog(REWIND_RANKED))) this.#rewind();
+      return;
+    }
+    if (!(await this.#mayLeave())) return;
+    // A won ranked deal is played again as its code: unranked.
+    this.startGame({ code: session.code, origin: session.ranked ? ORIGINS.code : session.origin });
+  }
+
+  #rewind() {
+    this.input.cancelDrag();
+    this.input.clearSelection();
+    const undone = this.session.undoAll();
+    this.render();
+    this.save();
+    this.say(`${undone} moves taken back: the deal is as it was dealt`);
   }
 
   async newGame() {
-    const code = await this.newGameDialog.open(this.session.rules);
-    if (code && (await this.#mayLeave())) this.startGame(code);
+    const choice = await this.newGameDialog.open(this.session.rules);
+    if (choice?.results) this.resultsDialog.open();
+    else if (choice?.code && (await this.#mayLeave())) this.startGame({ code: choice.code, origin: ORIGINS.code });
+    else if (choice?.rules) await this.newDeal(choice.rules);
   }
 
   async #showWin(justWon) {
@@ -208,23 +304,29 @@ class App {
     let best = store.loadBests()[game.rules];
     let isNew = false;
     if (justWon && !session.resultId) {
-      const entry = enqueueResult({
-        code: game.code,
-        log: session.log.join(" "),
-        move_times_ms: session.moveTimes.slice(),
-        duration_ms: result.durationMs,
-        finished_at: result.finishedAt,
-        client_version: CLIENT_VERSION,
-      });
-      session.resultId = entry.client_id;
+      this.dealer.submit(session, result.durationMs, result.finishedAt);
       ({ best, isNew } = store.recordBest(game.rules, result));
       this.save();
-      uploadPending().catch(() => {});
+      this.sync.kick();
     }
     this.say(`You won in ${result.moves} moves`);
+    this.#showVerdict();
+    this.winBanner.setLinks(game.code);
     const choice = await this.winBanner.open(result, best ?? result, isNew);
     if (choice === "new-deal") this.newDeal();
     else if (choice === "redeal") this.redeal();
+  }
+
+  // The win banner follows its result: sent, verified with the ranks reached, or refused.
+  #showVerdict() {
+    const entry = this.session.resultId ? findResult(this.session.resultId) : null;
+    renderVerdict(this.winBanner.dialog, entry, this.account);
+  }
+
+  #resultsChanged() {
+    renderResultsChip(this.resultsChip);
+    if (this.resultsDialog.dialog.open) this.resultsDialog.render();
+    if (this.winBanner.dialog.open) this.#showVerdict();
   }
 
   // ---- settings ------------------------------------------------------------------------
@@ -250,6 +352,7 @@ class App {
       "new-game": () => this.newGame(),
       settings: () => this.settingsDialog.open(this.settings),
       help: () => openDialog($('[data-dialog="help"]')),
+      results: () => this.resultsDialog.open(),
       "copy-code": () => this.#copy(this.session.code, "Game code copied"),
       "copy-link": () => this.#copy(new URL(`/play/${this.session.code}`, location.href).href, "Link copied"),
     };
@@ -266,9 +369,12 @@ class App {
     document.addEventListener("visibilitychange", () => {
       this.session.setVisible(!document.hidden);
       if (document.hidden) this.save();
+      else this.#settle(); // signed in or out in another tab meanwhile?
     });
     addEventListener("pagehide", () => this.save());
-    addEventListener("online", () => uploadPending().catch(() => {}));
+    addEventListener("online", () => this.dealer.refill());
+    onResultsChange(() => this.#resultsChanged());
+    renderResultsChip(this.resultsChip);
     let sinceSave = 0;
     setInterval(() => {
       if (!this.session.clock.running) return;
@@ -287,7 +393,6 @@ class App {
       },
       beforeReload: () => this.save(),
     });
-    uploadPending().catch(() => {});
   }
 
   #globalKey(event) {

@@ -32,12 +32,16 @@ export class Clock {
   }
 }
 
+/** Where a game comes from: a ranked deal issued by the server, a local deal, a typed or shared code. */
+export const ORIGINS = Object.freeze({ ranked: "ranked", deal: "deal", code: "code" });
+
 export class Session {
   /**
    * The deal of `code`, with `log` replayed: the saved game of a previous visit resumes
    * exactly. A token that no longer replays (a damaged save) ends the replay there.
+   * `issued` is the server's issued game (`{id, code, rules, issued_at, owner}`) of a ranked deal.
    */
-  constructor(code, { log = [], moveTimes = [], elapsedMs = 0, resultId = null } = {}) {
+  constructor(code, { log = [], moveTimes = [], elapsedMs = 0, resultId = null, issued = null, origin = null } = {}) {
     this.game = Game.fromCode(code);
     this.log = [];
     this.moveTimes = [];
@@ -51,7 +55,14 @@ export class Session {
       this.moveTimes.push(Number(moveTimes[i]) || 0);
     }
     this.clock = new Clock(Math.max(Number(elapsedMs) || 0, this.moveTimes.at(-1) ?? 0));
-    this.resultId = resultId; // the outbox entry of this game's win, once queued
+    this.resultId = resultId; // the outbox entry of this game's result, once queued
+    this.issued = issued && issued.code === this.code ? issued : null;
+    this.origin = this.issued ? ORIGINS.ranked : origin === ORIGINS.code ? ORIGINS.code : ORIGINS.deal;
+  }
+
+  /** A ranked game: a deal the server issued; its result enters the leaderboards. */
+  get ranked() {
+    return this.issued !== null;
   }
 
   get code() {
@@ -87,6 +98,13 @@ export class Session {
     return this.play(UNDO);
   }
 
+  /** Take back every move, one undo at a time (all kept in the log); returns how many. */
+  undoAll() {
+    let undone = 0;
+    while (this.game.canUndo && this.play(UNDO) === null) undone++;
+    return undone;
+  }
+
   /** The page was shown or hidden: time counts only for a started game that is on screen. */
   setVisible(visible) {
     if (visible && this.started && !this.won) this.clock.start();
@@ -101,6 +119,8 @@ export class Session {
       moveTimes: this.moveTimes.slice(),
       elapsedMs: this.clock.elapsed(),
       resultId: this.resultId,
+      issued: this.issued,
+      origin: this.origin,
     };
   }
 

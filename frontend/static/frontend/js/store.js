@@ -50,7 +50,10 @@ export function loadSettings() {
 
 export const saveSettings = (settings) => write(KEYS.settings, settings);
 
-/** The saved game `{code, log, moveTimes, elapsedMs, resultId}`, or null. */
+const issuedGame = (issued) =>
+  isObject(issued) && Number.isInteger(issued.id) && typeof issued.code === "string" ? issued : null;
+
+/** The saved game `{code, log, moveTimes, elapsedMs, resultId, issued, origin}`, or null. */
 export function loadGame() {
   const saved = read(KEYS.game);
   if (!isObject(saved) || typeof saved.code !== "string" || !Array.isArray(saved.log)) return null;
@@ -60,6 +63,8 @@ export function loadGame() {
     moveTimes: Array.isArray(saved.moveTimes) ? saved.moveTimes.map(Number) : [],
     elapsedMs: Number(saved.elapsedMs) || 0,
     resultId: typeof saved.resultId === "string" ? saved.resultId : null,
+    issued: issuedGame(saved.issued),
+    origin: typeof saved.origin === "string" ? saved.origin : null,
   };
 }
 
@@ -87,4 +92,24 @@ export function recordBest(rules, result) {
     write(KEYS.bests, bests);
   }
   return { best: bests[rules], isNew };
+}
+
+/**
+ * Fold the server's figures (GET /api/me/ `rules`) into the bests kept here: a better score
+ * won on another device becomes this device's best too (its time may be unknown: null).
+ */
+export function mergeServerBests(serverRules) {
+  const bests = loadBests();
+  let changed = false;
+  for (const rules of ["classic", "relaxed"]) {
+    const server = serverRules?.[rules];
+    if (!server || typeof server.best_score !== "number") continue;
+    const kept = bests[rules];
+    if (!kept || server.best_score > kept.score) {
+      bests[rules] = { score: server.best_score, moves: null, points: null, durationMs: null, code: null, finishedAt: null, fromServer: true };
+      changed = true;
+    }
+  }
+  if (changed) write(KEYS.bests, bests);
+  return bests;
 }

@@ -1,13 +1,13 @@
 // The service worker, served from /sw.js (frontend/views.py fills in the build and the list
-// of files) so that it controls the whole site. It keeps the app shell of one build in one
-// cache, so the game loads and plays with no network. A new build installs beside the old
-// one and waits: it takes over only when the player chooses to reload, so a game in
-// progress never meets a half-updated page.
+// of files) so that it controls the whole site. It keeps the app shells of one build in one
+// cache, so the game loads and plays with no network, and the other pages open and say
+// clearly that their data needs one. A new build installs beside the old one and waits: it
+// takes over only when the player chooses to reload, so a game in progress never meets a
+// half-updated page.
 
 const BUILD = "__BUILD__";
-const SHELL = ["__SHELL__"]; // the page and every static file it loads
+const SHELL = ["__SHELL__"]; // the pages and every static file they load
 const STATIC_PREFIX = "__STATIC_URL__";
-const PAGE = "/";
 const CACHE = `yukon-shell-${BUILD}`;
 const NETWORK_WAIT_MS = 3000; // a page slower than this comes from the cache
 
@@ -32,15 +32,22 @@ self.addEventListener("message", (event) => {
   if (event.data?.type === "skip-waiting") self.skipWaiting();
 });
 
-// The game's pages: "/" and "/play/<code>" are the same shell; the script reads the code.
-const isGamePage = (path) => path === PAGE || path.startsWith("/play/");
+// The cached shell that serves a page: "/" and "/play/<code>" are the game's shell, every
+// "/replay/<id>" the replay's; the scripts read the address. null: not a page kept here.
+function shellOf(path) {
+  if (path === "/" || path.startsWith("/play/")) return "/";
+  if (path === "/leaderboard" || path === "/me") return path;
+  if (path.startsWith("/replay/")) return "/replay/";
+  return null;
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === "navigate" && isGamePage(url.pathname)) event.respondWith(gamePage(request));
+  const shell = request.mode === "navigate" ? shellOf(url.pathname) : null;
+  if (shell) event.respondWith(page(request, shell));
   else if (url.pathname.startsWith(STATIC_PREFIX)) event.respondWith(staticFile(request));
 });
 
@@ -49,9 +56,9 @@ self.addEventListener("fetch", (event) => {
  * the same files); otherwise — offline, slow, or already a newer build whose files this
  * worker does not have — the cached shell, which matches the cached files.
  */
-async function gamePage(request) {
+async function page(request, shell) {
   const cache = await caches.open(CACHE);
-  const cached = await cache.match(PAGE);
+  const cached = await cache.match(shell);
   try {
     const response = await withTimeout(fetch(request), cached ? NETWORK_WAIT_MS : 0);
     if (!cached || (response.ok && response.headers.get("X-Yukon-Build") === BUILD)) return response;

@@ -1,9 +1,19 @@
-// Results waiting to reach the server: a durable outbox in localStorage. Every win is queued
-// at once, keyed by a client_id (a UUID) so that an upload retried after a lost answer is
-// recognised by the server instead of counted twice. Until the site announces an endpoint
-// (<meta name="yukon-results-endpoint">), upload() sends nothing and says so.
+// Results on their way to the server: a durable outbox in localStorage. Every finished game
+// to submit — every win, and every ranked game left unfinished — is queued at once under a
+// client_id (a UUID), so an upload retried after a lost answer is recognised by the server
+// (200: already stored) instead of counted twice. Each entry then goes through
+//   waiting → sent (the server stored it, 202/200) → verified | rejected (its verdict),
+// and keeps what the player may want to see: the ranks reached, or the server's reason.
+// Uploads need a signed-in player; a ranked result goes only with the player it was issued to.
+
+import { api, refusalText } from "./api.js";
 
 const OUTBOX_KEY = "yukon.outbox.v1";
+export const RESULTS_ENDPOINT = "/api/submissions/";
+const SETTLED_KEPT = 20; // verified or rejected entries kept for the Results list
+const CHANGE_EVENT = "yukon:results";
+// The fields the API takes; the rest of an entry is the page's own bookkeeping.
+const BODY_FIELDS = ["client_id", "game", "code", "log", "move_times_ms", "duration_ms", "finished_at", "client_version"];
 
 /** A random UUID (version 4), also where crypto.randomUUID is missing. */
 export function newClientId() {
@@ -15,90 +25,179 @@ export function newClientId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+// Entries written by older builds had no state (waiting) or a `rejected` HTTP status.
+function normalise(entry) {
+  if (entry.state) return entry;
+  return entry.rejected
+    ? { ...entry, state: "rejected", reason: entry.reason ?? `the server answered ${entry.rejected}` }
+    : { ...entry, state: "waiting" };
+}
+
 function readOutbox() {
   try {
     const entries = JSON.parse(localStorage.getItem(OUTBOX_KEY) ?? "[]");
-    return Array.isArray(entries) ? entries : [];
+    return Array.isArray(entries) ? entries.filter((entry) => entry && entry.client_id).map(normalise) : [];
   } catch {
     return [];
   }
 }
 
 function writeOutbox(entries) {
+  const settled = entries.filter((entry) => entry.state === "verified" || entry.state === "rejected");
+  const dropped = new Set(settled.slice(0, Math.max(0, settled.length - SETTLED_KEPT)).map((entry) => entry.client_id));
   try {
-    localStorage.setItem(OUTBOX_KEY, JSON.stringify(entries));
-    return true;
+    localStorage.setItem(OUTBOX_KEY, JSON.stringify(entries.filter((entry) => !dropped.has(entry.client_id))));
   } catch {
-    return false;
+    return; // storage full or blocked: nothing changed
   }
+  dispatchEvent(new CustomEvent(CHANGE_EVENT));
 }
 
-/** The results not yet accepted by the server, oldest first (those it refused for good are marked `rejected`). */
-export const pendingResults = () => readOutbox();
+function update(clientId, changes) {
+  writeOutbox(readOutbox().map((entry) => (entry.client_id === clientId ? { ...entry, ...changes, updated_at: new Date().toISOString() } : entry)));
+}
+
+/** Every result on this device, newest first. */
+export const listResults = () => readOutbox().reverse();
+
+export const findResult = (clientId) => readOutbox().find((entry) => entry.client_id === clientId) ?? null;
+
+/** The results not settled yet (waiting or sent). */
+export const pendingResults = () => readOutbox().filter((entry) => entry.state === "waiting" || entry.state === "sent");
+
+/** Call `listener()` whenever the outbox changes, in this tab or another one. */
+export function onResultsChange(listener) {
+  addEventListener(CHANGE_EVENT, listener);
+  addEventListener("storage", (event) => {
+    if (event.key === OUTBOX_KEY) listener();
+  });
+}
 
 /**
- * Queue a finished game: `{code, log, move_times_ms, duration_ms, finished_at, client_version}`.
- * Returns the entry with its client_id. The same client_id is never queued twice.
+ * Queue a finished game: `{game?, code, log, move_times_ms, duration_ms, finished_at,
+ * client_version}` plus, for the page, `rules`, `won`, `moves`, `score` and `owner` (the
+ * player a ranked game was issued to). Returns the entry; a client_id is never queued twice.
  */
 export function enqueueResult(result) {
-  const entry = { client_id: result.client_id ?? newClientId(), ...result };
+  const now = new Date().toISOString();
+  const entry = { client_id: newClientId(), ...result, state: "waiting", queued_at: now, updated_at: now };
   const entries = readOutbox();
-  if (!entries.some((queued) => queued.client_id === entry.client_id)) {
-    entries.push(entry);
-    writeOutbox(entries);
-  }
+  if (!entries.some((queued) => queued.client_id === entry.client_id)) writeOutbox([...entries, entry]);
   return entry;
 }
 
-function markRejected(clientId, status) {
-  writeOutbox(readOutbox().map((entry) => (entry.client_id === clientId ? { ...entry, rejected: status } : entry)));
-}
+/** May `account` send this entry? A ranked result only by its owner; any other by anyone signed in. */
+const sendableBy = (entry, account) => Boolean(account) && (entry.game == null || entry.owner == null || entry.owner === account.id);
 
-function removeResult(clientId) {
-  writeOutbox(readOutbox().filter((entry) => entry.client_id !== clientId));
-}
-
-/** The results endpoint the page announces, or null while the site has none. */
-export function resultsEndpoint(doc = document) {
-  return doc.querySelector('meta[name="yukon-results-endpoint"]')?.content || null;
-}
-
-function csrfToken() {
-  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  return match ? decodeURIComponent(match[1]) : "";
-}
+// The API takes `game` (ranked) or `code` (unranked), never both; the entry keeps the code to show it.
+const bodyOf = (entry) =>
+  Object.fromEntries(
+    BODY_FIELDS.filter((name) => entry[name] !== undefined && entry[name] !== null && !(name === "code" && entry.game != null)).map((name) => [name, entry[name]]),
+  );
 
 /**
- * Send the queued results, oldest first. A result leaves the outbox only when the server
- * has it (2xx, or 409: already recorded); a network failure or a 5xx keeps it for later.
- * Returns `{sent, pending, reason}`; reason "no_endpoint" when there is nowhere to send.
+ * Send the waiting results `account` may send, oldest first. Resolves `{sent, pending, reason}`:
+ * reason null when everything possible went, else why the rest waits ("signed_out",
+ * "offline", "http_503", …) — and `retryAfter` (seconds) when the server asked for a pause.
  */
-export async function uploadPending({ endpoint = resultsEndpoint(), fetchImpl = globalThis.fetch } = {}) {
-  const entries = readOutbox();
-  if (!endpoint) return { sent: 0, pending: entries.length, reason: "no_endpoint" };
+export async function uploadPending({ account, fetchImpl } = {}) {
+  if (!account) return { sent: 0, pending: pendingResults().length, reason: "signed_out" };
   let sent = 0;
-  for (const entry of entries) {
-    if (entry.rejected) continue;
-    let response;
-    try {
-      response = await fetchImpl(endpoint, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: JSON.stringify(entry),
-      });
-    } catch {
-      return { sent, pending: readOutbox().length, reason: "offline" };
-    }
-    if (response.ok || response.status === 409) {
-      removeResult(entry.client_id);
+  for (const entry of readOutbox()) {
+    if (entry.state !== "waiting" || !sendableBy(entry, account)) continue;
+    const answer = await api(RESULTS_ENDPOINT, { method: "POST", body: bodyOf(entry), fetchImpl });
+    if (answer.ok) {
+      update(entry.client_id, { state: "sent", submission: answer.data?.id ?? null, uploaded_by: account.id });
       sent++;
-    } else if (response.status >= 500 || response.status === 401 || response.status === 403 || response.status === 429) {
-      // The server or the session is not ready: keep everything for a later try.
-      return { sent, pending: readOutbox().length, reason: `http_${response.status}` };
+      continue;
+    }
+    const refusedForGood = answer.status === 400 || answer.status === 404 || answer.status === 409 || (answer.status === 403 && answer.data?.code);
+    if (!refusedForGood) {
+      // Offline, signed out, CSRF, throttled, the server failing: everything waits for a later try.
+      const reason = answer.status === 0 ? "offline" : answer.status === 403 ? "signed_out" : `http_${answer.status}`;
+      return { sent, pending: pendingResults().length, reason, retryAfter: answer.retryAfter };
+    }
+    update(entry.client_id, { state: "rejected", reason: refusalText(answer.data, answer.status), http_status: answer.status });
+  }
+  return { sent, pending: pendingResults().length, reason: null };
+}
+
+/** Ask for the verdict of every sent result of `account`. Resolves how many are still unsettled. */
+export async function pollSent({ account, fetchImpl } = {}) {
+  let unsettled = 0;
+  for (const entry of readOutbox()) {
+    if (entry.state !== "sent") continue;
+    if (!account || entry.uploaded_by !== account.id || !entry.submission) continue;
+    const answer = await api(`${RESULTS_ENDPOINT}${entry.submission}/`, { fetchImpl });
+    const submission = answer.data;
+    if (answer.ok && submission?.status === "verified") {
+      update(entry.client_id, {
+        state: "verified",
+        ranks: submission.ranks ?? {},
+        verdict: { won: submission.won, moves: submission.moves, score: submission.score, points: submission.points },
+      });
+    } else if (answer.ok && submission?.status === "rejected") {
+      update(entry.client_id, { state: "rejected", reason: submission.reason?.message ?? "refused", reason_code: submission.reason?.code ?? "" });
+    } else if (answer.status === 404) {
+      update(entry.client_id, { state: "rejected", reason: "the server no longer has this result" });
     } else {
-      markRejected(entry.client_id, response.status); // refused for good: kept, never resent
+      unsettled++;
     }
   }
-  return { sent, pending: readOutbox().length, reason: null };
+  return unsettled;
+}
+
+const UPLOAD_RETRY_MS = [15_000, 30_000, 60_000, 120_000, 300_000, 600_000];
+const POLL_MS = [500, 1000, 2000, 4000, 8000, 15_000, 30_000];
+
+/**
+ * Keeps results moving in the background: uploads on start, when the browser is back online,
+ * when the page is seen again and after sign-in (`kick()`); retries with a growing pause while
+ * results wait; after an upload asks for the verdicts until every one is settled.
+ */
+export class ResultsSync {
+  #timer = 0;
+  #uploadTry = 0;
+  #pollTry = 0;
+  #running = null;
+
+  /** `accountOf()` returns the signed-in account ({id, name}) or null. */
+  constructor(accountOf) {
+    this.accountOf = accountOf;
+    addEventListener("online", () => this.kick());
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) this.kick();
+    });
+  }
+
+  /** Upload and ask for verdicts now (once at a time); then plan the next round. */
+  kick() {
+    this.#uploadTry = 0;
+    this.#pollTry = 0;
+    return this.#round();
+  }
+
+  async #round() {
+    if (this.#running) return this.#running;
+    clearTimeout(this.#timer);
+    this.#running = (async () => {
+      const account = this.accountOf();
+      const upload = await uploadPending({ account });
+      const unsettled = await pollSent({ account });
+      this.#plan(upload, unsettled, account);
+      return upload;
+    })().finally(() => (this.#running = null));
+    return this.#running;
+  }
+
+  #plan(upload, unsettled, account) {
+    let wait = null;
+    if (unsettled > 0) wait = POLL_MS[Math.min(this.#pollTry++, POLL_MS.length - 1)];
+    const waiting = account && pendingResults().some((entry) => entry.state === "waiting" && sendableBy(entry, account));
+    if (waiting && upload.reason) {
+      const retry = upload.retryAfter ? upload.retryAfter * 1000 : UPLOAD_RETRY_MS[Math.min(this.#uploadTry++, UPLOAD_RETRY_MS.length - 1)];
+      wait = wait === null ? retry : Math.min(wait, retry);
+    }
+    if (wait !== null) this.#timer = setTimeout(() => this.#round(), wait);
+  }
 }

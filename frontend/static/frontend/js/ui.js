@@ -2,26 +2,12 @@
 // the dialogs — new game, settings, help, leaving a game, the win banner — whose markup is
 // in play.html. A button with data-close="value" closes its dialog with that value.
 
+import { $, RULE_NAMES, formatDuration, formatNumber, sentence } from "./dom.js";
 import { CLASSIC, DEAL_COUNT, formatCode, parseCode } from "./engine.js";
 
+export { $, formatDuration, formatNumber, sentence };
+
 const NOTICE_MS = 4000;
-const RULE_NAMES = { classic: "Classic", relaxed: "Relaxed" };
-
-export const $ = (selector, root = document) => root.querySelector(selector);
-
-/** 75_000 → "1:15"; an hour or more → "1:02:03". */
-export function formatDuration(ms) {
-  const seconds = Math.floor(Math.max(0, ms) / 1000);
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor(seconds / 60) % 60;
-  const rest = String(seconds % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
-}
-
-export const formatNumber = (n) => n.toLocaleString("en-US");
-
-/** "7♥ needs a black 8" → "7♥ needs a black 8." with a capital first letter. */
-export const sentence = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;
 
 /** A new deal, drawn uniformly among all deal numbers. */
 export function randomCode(rules = CLASSIC) {
@@ -39,6 +25,18 @@ document.addEventListener("click", (event) => {
   const dialog = button?.closest("dialog");
   if (dialog) dialog.close(button.dataset.close);
 });
+
+/**
+ * Ask before leaving or rewinding a game: the confirm dialog with these words. Resolves true
+ * when the player agrees.
+ */
+export async function confirmDialog({ title, text, yes }) {
+  const dialog = $('[data-dialog="confirm"]');
+  $("[data-confirm-title]", dialog).textContent = title;
+  $("[data-confirm-text]", dialog).textContent = text;
+  $('[data-close="leave"]', dialog).textContent = yes;
+  return (await openDialog(dialog)) === "leave";
+}
 
 /** Show a modal dialog; resolves with the value it was closed with ("" for Escape). */
 export function openDialog(dialog) {
@@ -64,6 +62,24 @@ export class Bar {
     this.codeText = $("[data-code-text]");
     this.rulesText = $("[data-rules-text]");
     this.shareLink = $("[data-share-link]");
+    this.kind = $("[data-kind]", root);
+  }
+
+  /** The Ranked / Unranked badge, and why a game is unranked. */
+  showKind(session, { signedIn }) {
+    const why = session.ranked
+      ? "Ranked: a deal issued by the server; the result goes on the leaderboards"
+      : session.origin === "code"
+        ? "Unranked: a typed or shared code is never ranked; a win goes on this deal's board"
+        : signedIn
+          ? "Unranked: no ranked deal was at hand (offline); the next new deal may be ranked"
+          : "Unranked: sign in to play ranked deals";
+    this.root.dataset.ranked = String(session.ranked);
+    this.root.dataset.gameId = session.issued ? String(session.issued.id) : "";
+    this.kind.textContent = session.ranked ? "Ranked" : "Unranked";
+    this.kind.dataset.kind = session.ranked ? "ranked" : "unranked";
+    this.kind.title = why;
+    this.kind.setAttribute("aria-label", why);
   }
 
   update(game) {
@@ -138,25 +154,27 @@ export class NewGameDialog {
     this.input.addEventListener("input", () => (this.error.textContent = ""));
   }
 
-  /** Resolves with the code to play, or null when the dialog is closed without one. */
+  /**
+   * Resolves with the player's choice: `{rules}` for a new deal, `{code}` for a typed code,
+   * `{results: true}` to see the results; null when the dialog is closed without one.
+   */
   async open(rules) {
-    this.code = null;
+    this.choice = null;
     for (const radio of this.dialog.querySelectorAll('input[name="rules"]')) radio.checked = radio.value === rules;
     this.input.value = "";
     this.error.textContent = "";
-    await openDialog(this.dialog);
-    return this.code;
+    const closedWith = await openDialog(this.dialog);
+    return closedWith === "results" ? { results: true } : this.choice;
   }
 
   #deal() {
-    const rules = $('input[name="rules"]:checked', this.dialog)?.value ?? CLASSIC;
-    this.code = randomCode(rules);
+    this.choice = { rules: $('input[name="rules"]:checked', this.dialog)?.value ?? CLASSIC };
     this.dialog.close("deal");
   }
 
   #playCode() {
     try {
-      this.code = parseCode(this.input.value).code;
+      this.choice = { code: parseCode(this.input.value).code };
       this.dialog.close("code");
     } catch (error) {
       this.error.textContent = sentence(error.message);
@@ -181,10 +199,42 @@ export class SettingsDialog {
   }
 }
 
-/** The win banner: the result, and the personal best of its rule set on this device. */
+/**
+ * The win banner: the result, the personal best of its rule set (this device's, merged with
+ * the server's), and — filled in by results.js as the upload goes — the verdict and ranks.
+ */
 export class WinBanner {
   constructor(dialog) {
     this.dialog = dialog;
+    this.challenge = $('[data-win-link="challenge"]', dialog);
+    this.copied = $("[data-win-copied]", dialog);
+    this.challenge.addEventListener("click", (event) => {
+      if (event.ctrlKey || event.metaKey || event.shiftKey) return; // a new tab, as asked
+      event.preventDefault();
+      this.#shareChallenge();
+    });
+  }
+
+  /** The deal's leaderboard and the challenge link (the share link of the deal just won). */
+  setLinks(code) {
+    $('[data-win-link="board"]', this.dialog).href = `/leaderboard?deal=${encodeURIComponent(code)}`;
+    this.challenge.href = `/play/${code}`;
+    this.copied.textContent = "";
+  }
+
+  async #shareChallenge() {
+    const url = this.challenge.href;
+    const text = "Can you beat my score on this Yukon deal?";
+    try {
+      if (navigator.share && matchMedia("(pointer: coarse)").matches) {
+        await navigator.share({ title: "Yukon Online", text, url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      this.copied.textContent = "Link copied: send it to a friend.";
+    } catch {
+      this.copied.textContent = url; // no clipboard: the link to copy by hand
+    }
   }
 
   /** `result`: {moves, durationMs, score, points, rules}; `best`: the kept best; `isNew`. */
@@ -202,9 +252,10 @@ export class WinBanner {
     }
     const rules = RULE_NAMES[result.rules];
     const bestLine = $('[data-win="best"]', this.dialog);
+    const bestTime = typeof best.durationMs === "number" ? ` in ${formatDuration(best.durationMs)}` : "";
     bestLine.textContent = isNew
       ? `New personal best (${rules})!`
-      : `Personal best (${rules}): ${formatNumber(best.score)} in ${formatDuration(best.durationMs)}`;
+      : `Personal best (${rules}): ${formatNumber(best.score)}${bestTime}`;
     bestLine.classList.toggle("new-best", isNew);
     this.dialog.dataset.newBest = String(isNew);
     return openDialog(this.dialog);

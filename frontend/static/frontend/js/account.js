@@ -1,0 +1,70 @@
+// Who is playing. The server says (GET /api/account/: 200 signed in, 403 signed out); the
+// device remembers the last answer for visits without a network, when the page itself may
+// come from the service worker's cache. The header's links follow: the player's name, sign
+// in / sign up / sign out, each bringing the player back to this page (`?next=`).
+
+import { api } from "./api.js";
+import { $, $$ } from "./dom.js";
+
+const KEY = "yukon.account.v1";
+
+/** The account last seen on this device: `{id, name}`, or null (signed out or never seen). */
+export function knownAccount() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(KEY) ?? "null");
+    return saved && Number.isInteger(saved.id) && typeof saved.name === "string" ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+function remember(account) {
+  try {
+    if (account) localStorage.setItem(KEY, JSON.stringify(account));
+    else localStorage.removeItem(KEY);
+  } catch {
+    // storage blocked: the account is asked for again next time
+  }
+}
+
+/**
+ * Ask the server. Resolves `{account, fresh}`: `fresh` is true when the server answered (the
+ * account is then certain, null when signed out); false when it could not be reached (the
+ * account is the one remembered).
+ */
+export async function refreshAccount() {
+  const answer = await api("/api/account/", { timeoutMs: 5000 });
+  if (answer.ok && answer.data) {
+    const account = { id: answer.data.id, name: answer.data.display_name || answer.data.username };
+    remember(account);
+    return { account, fresh: true };
+  }
+  if (answer.status === 401 || answer.status === 403) {
+    remember(null);
+    return { account: null, fresh: true };
+  }
+  return { account: knownAccount(), fresh: false };
+}
+
+/** Where a sign-in, sign-up or sign-out should bring the player back to: this page. */
+export function hereForNext(place = location) {
+  return place.pathname.startsWith("/accounts/") ? "/" : `${place.pathname}${place.search}`;
+}
+
+/** Show `account` in the header: its name, and the links that fit (server-rendered, kept in step). */
+export function renderAccountNav(account, root = document) {
+  const nav = $("[data-account-nav]", root);
+  if (!nav) return;
+  nav.dataset.signedIn = String(Boolean(account));
+  for (const part of $$("[data-when]", nav)) part.hidden = (part.dataset.when === "signed-in") !== Boolean(account);
+  const name = $("[data-account-name]", nav);
+  if (name && account) {
+    name.textContent = account.name;
+    name.title = `${account.name}: your results`;
+  }
+  for (const link of $$("[data-account-link]", nav)) {
+    const url = new URL(link.href, location.href);
+    url.searchParams.set("next", hereForNext());
+    link.href = `${url.pathname}${url.search}`;
+  }
+}

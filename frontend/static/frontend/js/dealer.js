@@ -1,0 +1,85 @@
+// Where games come from and what they leave behind. A signed-in player's new deal is a ranked
+// deal issued by the server, taken from the pool kept on the device; signed out, or with the
+// pool empty and no network, it is a local (unranked) deal. A typed or shared code is never
+// ranked. Leaving a ranked game submits it as it stands (a game played, honestly counted); a
+// ranked deal left before its first move goes back to the pool.
+
+import { CLASSIC } from "./engine.js";
+import { giveBack, poolSize, refillPool, takeIssued } from "./pool.js";
+import { ORIGINS } from "./session.js";
+import { enqueueResult } from "./sync.js";
+import { randomCode } from "./ui.js";
+
+export class Dealer {
+  /** `accountOf()`: the signed-in account or null; `clientVersion`: the build sent with results. */
+  constructor({ accountOf, clientVersion }) {
+    this.accountOf = accountOf;
+    this.clientVersion = clientVersion;
+  }
+
+  /** A deal to play now without waiting: ranked from the pool if one is there, else local. */
+  dealNow(rules = CLASSIC) {
+    const account = this.accountOf();
+    const issued = takeIssued(account, rules);
+    if (issued) {
+      this.refill();
+      return { code: issued.code, issued: { ...issued, owner: account.id }, origin: ORIGINS.ranked };
+    }
+    return { code: randomCode(rules), issued: null, origin: ORIGINS.deal };
+  }
+
+  /**
+   * The next deal of `rules`: ranked when signed in (issuing more deals first if the pool is
+   * empty), else local. `why` says why a signed-in player gets an unranked deal.
+   */
+  async next(rules) {
+    const account = this.accountOf();
+    let refill = null;
+    if (account && poolSize(account, rules) === 0) refill = await refillPool(account, rules);
+    const deal = this.dealNow(rules);
+    if (account && !deal.issued) {
+      deal.why =
+        refill?.reason === "offline"
+          ? "No ranked deal is left on this device without a connection: this one is unranked."
+          : `No ranked deal could be issued (${refill?.reason ?? "unknown"}): this one is unranked.`;
+    }
+    return deal;
+  }
+
+  /** Keep the pool full in the background (signed in and online). */
+  refill() {
+    const account = this.accountOf();
+    return account ? refillPool(account).catch(() => ({ ok: false })) : Promise.resolve({ ok: false });
+  }
+
+  /** The game `session` is being left: give its issued deal back, or submit it as it stands. */
+  leave(session) {
+    if (!session.ranked || session.resultId) return null;
+    if (!session.started) {
+      giveBack(session.issued, session.issued.owner);
+      return null;
+    }
+    return session.won ? null : this.submit(session);
+  }
+
+  /** Queue the result of `session` (won or, for a ranked game left, not): its log as it stands. */
+  submit(session, durationMs = session.clock.elapsed(), finishedAt = new Date().toISOString()) {
+    const game = session.game;
+    const entry = enqueueResult({
+      game: session.issued?.id ?? null,
+      code: session.code,
+      log: session.log.join(" "),
+      move_times_ms: session.moveTimes.slice(),
+      duration_ms: Math.max(durationMs, session.moveTimes.at(-1) ?? 0),
+      finished_at: finishedAt,
+      client_version: this.clientVersion,
+      owner: session.issued?.owner ?? null,
+      rules: game.rules,
+      won: game.isWon(),
+      moves: game.movesMade,
+      score: game.rankedScore(),
+    });
+    session.resultId = entry.client_id;
+    return entry;
+  }
+}

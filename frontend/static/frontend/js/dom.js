@@ -1,0 +1,69 @@
+// Small helpers shared by every page: finding and making elements, and formatting figures,
+// times and dates. Text from the server always goes in as text (textContent), never as HTML.
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+/**
+ * A new element: `el("a", {href: "/", class: "x", dataset: {rank: 1}}, "text", child, …)`.
+ * Children are nodes or text (null and false are skipped); attributes are set as attributes.
+ */
+export function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "dataset") Object.assign(element.dataset, value);
+    else if (name === "class") element.className = value;
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  element.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false).map(asNode));
+  return element;
+}
+
+const asNode = (child) => (child instanceof Node ? child : document.createTextNode(String(child)));
+
+/** 75_000 → "1:15"; an hour or more → "1:02:03". */
+export function formatDuration(ms) {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor(seconds / 60) % 60;
+  const rest = String(seconds % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+export const formatNumber = (n) => (n === null || n === undefined ? "—" : n.toLocaleString("en-US"));
+
+/** 0.6316 → "63%"; null → "—". */
+export const formatRate = (rate) => (rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`);
+
+/** An ISO date-time as a short local date and time: "29 Nov 2026, 17:12"; today: "17:12". */
+export function formatWhen(iso, now = new Date()) {
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return "";
+  const time = moment.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+  if (moment.toDateString() === now.toDateString()) return time;
+  const date = moment.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
+  return `${date}, ${time}`;
+}
+
+/** "7♥ needs a black 8" → "7♥ needs a black 8." with a capital first letter. */
+export const sentence = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;
+
+export const RULE_NAMES = Object.freeze({ classic: "Classic", relaxed: "Relaxed" });
+
+/** A board key of the server as words: "classic:week:2026-W48" → "Classic, this week". */
+export function boardName(key, { current = true } = {}) {
+  const [kind, period, when] = key.split(":");
+  if (kind === "deal") return "this deal";
+  const rules = RULE_NAMES[kind] ?? kind;
+  if (period === "all") return `${rules}, all time`;
+  if (current) return `${rules}, ${period === "week" ? "this week" : "today"}`;
+  return `${rules}, ${when}`;
+}
+
+/** The leaderboard page that shows a board key. */
+export function boardLink(key) {
+  const [kind, period] = key.split(":");
+  if (kind === "deal") return `/leaderboard?deal=${encodeURIComponent(key.slice(5))}`;
+  return `/leaderboard?rules=${kind}&period=${period}`;
+}

@@ -1,0 +1,187 @@
+// /leaderboard: the ranked boards (Classic / Relaxed × all time / this week / today, the top or
+// around me), today's daily deals with their boards, and any deal's board by its code
+// (`?deal=<code>`). The address keeps the choice (`?rules=…&period=…&around=me&deal=…`).
+
+import { api } from "./api.js";
+import { showBoard } from "./boards.js";
+import { $, $$, RULE_NAMES, el, formatNumber, sentence } from "./dom.js";
+import { parseCode } from "./engine.js";
+import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
+
+const RULES = ["classic", "relaxed"];
+const PERIODS = ["all", "week", "day"];
+
+class LeaderboardPage {
+  constructor() {
+    const query = new URLSearchParams(location.search);
+    this.rules = RULES.includes(query.get("rules")) ? query.get("rules") : "classic";
+    this.period = PERIODS.includes(query.get("period")) ? query.get("period") : "all";
+    this.around = query.get("around") === "me";
+    this.deal = null;
+    this.account = null;
+    this.globalBoard = $('[data-board="global"]');
+    this.dealBoard = $('[data-board="deal"]');
+    const code = query.get("deal");
+    if (code) {
+      $("[data-deal-section]").classList.add("focused");
+      $("[data-deal-input]").value = code;
+      this.deal = this.#readCode(code);
+    }
+    this.#bind();
+    this.#markChoices();
+  }
+
+  async start() {
+    const { account } = await startPage();
+    this.account = account;
+    $("[data-around-choice]").hidden = !account;
+    if (!account) this.around = false;
+    this.#markChoices();
+    await this.load();
+    document.documentElement.dataset.pageStatus = "ready";
+  }
+
+  async load() {
+    const answers = await Promise.all([this.#loadDaily(), this.#loadGlobal(), this.deal ? this.#loadDeal() : null]);
+    showOffline(answers.some((answer) => answer && isOffline(answer)));
+  }
+
+  #readCode(text) {
+    const error = $("[data-deal-error]");
+    try {
+      const code = parseCode(text).code;
+      error.textContent = "";
+      return code;
+    } catch (problem) {
+      error.textContent = sentence(problem.message);
+      return null;
+    }
+  }
+
+  #bind() {
+    for (const button of $$("[data-rules-choice]")) button.addEventListener("click", () => this.#choose({ rules: button.dataset.rulesChoice }));
+    for (const button of $$("[data-period-choice]")) button.addEventListener("click", () => this.#choose({ period: button.dataset.periodChoice }));
+    for (const button of $$("[data-around]")) button.addEventListener("click", () => this.#choose({ around: button.dataset.around === "me" }));
+    $("[data-deal-form]").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const code = this.#readCode($("[data-deal-input]").value);
+      if (!code) return;
+      this.deal = code;
+      this.#remember();
+      this.#loadDeal().then((answer) => showOffline(isOffline(answer)));
+    });
+    whenOnline(() => this.load());
+  }
+
+  #choose(choice) {
+    Object.assign(this, choice);
+    this.#markChoices();
+    this.#remember();
+    this.#loadGlobal().then((answer) => showOffline(isOffline(answer)));
+  }
+
+  #markChoices() {
+    for (const button of $$("[data-rules-choice]")) button.setAttribute("aria-pressed", String(button.dataset.rulesChoice === this.rules));
+    for (const button of $$("[data-period-choice]")) button.setAttribute("aria-pressed", String(button.dataset.periodChoice === this.period));
+    for (const button of $$("[data-around]")) button.setAttribute("aria-pressed", String((button.dataset.around === "me") === this.around));
+  }
+
+  // The choice in the address, so that it can be shared and survives a reload.
+  #remember() {
+    const query = new URLSearchParams();
+    if (this.rules !== "classic") query.set("rules", this.rules);
+    if (this.period !== "all") query.set("period", this.period);
+    if (this.around) query.set("around", "me");
+    if (this.deal) query.set("deal", this.deal);
+    const search = query.toString();
+    history.replaceState(null, "", `${location.pathname}${search ? `?${search}` : ""}`);
+  }
+
+  #loadGlobal() {
+    const query = new URLSearchParams({ rules: this.rules, period: this.period, page_size: "25" });
+    if (this.around) query.set("around", "me");
+    this.globalBoard.dataset.rules = this.rules;
+    this.globalBoard.dataset.period = this.period;
+    this.globalBoard.dataset.around = String(this.around);
+    const when = { all: "", week: " this week", day: " today" }[this.period];
+    return showBoard(this.globalBoard, `/api/leaderboards/?${query}`, {
+      me: this.account,
+      empty: `No ranked ${RULE_NAMES[this.rules]} win${when} yet: the first one takes the top.`,
+    });
+  }
+
+  async #loadDeal() {
+    const code = this.deal;
+    const box = $("[data-deal]");
+    box.hidden = false;
+    $("[data-deal-code]").textContent = code;
+    $("[data-deal-rules]").textContent = RULE_NAMES[parseCode(code).rules];
+    $("[data-deal-play]").href = `/play/${code}`;
+    this.dealBoard.dataset.code = code;
+    const [facts] = await Promise.all([
+      api(`/api/deals/${encodeURIComponent(code)}/`),
+      showBoard(this.dealBoard, `/api/deals/${encodeURIComponent(code)}/leaderboard/?page_size=25`, {
+        me: this.account,
+        empty: "No verified win on this deal yet. Play it and be the first.",
+      }),
+    ]);
+    const list = $("[data-deal-facts]");
+    if (facts.ok) {
+      const deal = facts.data;
+      const items = [
+        ["Played", formatNumber(deal.plays)],
+        ["Won", formatNumber(deal.wins)],
+        ["Players", formatNumber(deal.players)],
+        ["Best score", formatNumber(deal.best_score)],
+      ];
+      list.replaceChildren(...items.map(([name, value]) => el("div", {}, el("dt", {}, name), el("dd", {}, value))));
+      if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, "Daily deal"), el("dd", {}, deal.daily.join(", "))));
+    } else {
+      list.replaceChildren();
+    }
+    return facts;
+  }
+
+  async #loadDaily() {
+    const container = $("[data-daily-deals]");
+    const answer = await api("/api/daily/");
+    if (!answer.ok) {
+      container.replaceChildren(el("p", { class: "board-message" }, isOffline(answer) ? "Today's deals need a connection." : "Today's deals cannot be shown."));
+      return answer;
+    }
+    const daily = answer.data;
+    const left = Math.max(0, new Date(daily.ends_at) - Date.now());
+    const hours = Math.floor(left / 3_600_000);
+    const minutes = Math.floor(left / 60_000) % 60;
+    $("[data-daily-when]").textContent = `${daily.date} (UTC): the same deals for everyone, ${hours} h ${minutes} min left. Wins go on each deal's board.`;
+    container.replaceChildren(
+      ...daily.deals.map((deal) =>
+        el(
+          "article",
+          { class: "daily-deal", dataset: { daily: deal.rules, code: deal.code } },
+          el("h3", {}, RULE_NAMES[deal.rules] ?? deal.rules),
+          el("p", { class: "code" }, deal.code),
+          el(
+            "p",
+            { class: "daily-actions" },
+            el("a", { class: "button primary", href: `/play/${deal.code}`, dataset: { dailyPlay: deal.rules } }, "Play"),
+            el("a", { class: "button", href: `/leaderboard?deal=${deal.code}`, dataset: { dailyBoard: deal.rules } }, "Board"),
+          ),
+        ),
+      ),
+    );
+    for (const link of $$("[data-daily-board]", container)) {
+      link.addEventListener("click", (event) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey) return;
+        event.preventDefault();
+        this.deal = link.closest("[data-code]").dataset.code;
+        $("[data-deal-input]").value = this.deal;
+        this.#remember();
+        this.#loadDeal().then(() => $("[data-deal-section]").scrollIntoView({ behavior: "smooth", block: "start" }));
+      });
+    }
+    return answer;
+  }
+}
+
+new LeaderboardPage().start();

@@ -1,0 +1,134 @@
+// What became of the results this device submitted: the Results dialog (every queued result
+// with its state — waiting, sent, verified, rejected and why), the small counter in the game
+// bar, and the verdict line of the win banner (the ranks reached, once the server verified).
+
+import { RULE_NAMES, boardLink, boardName, el, formatDuration, formatNumber, formatWhen } from "./dom.js";
+import { listResults, pendingResults } from "./sync.js";
+
+const BOARD_ORDER = ["all", "week", "day", "deal"];
+
+/** Ranks from a verified submission, best known board first: `[{key, rank, label, href}]`. */
+export function rankList(ranks) {
+  const order = (key) => BOARD_ORDER.indexOf(key.startsWith("deal:") ? "deal" : key.split(":")[1]);
+  return Object.entries(ranks ?? {})
+    .sort(([a], [b]) => order(a) - order(b))
+    .map(([key, rank]) => ({ key, rank, label: boardName(key), href: boardLink(key) }));
+}
+
+function rankItems(ranks) {
+  return rankList(ranks).map(({ key, rank, label, href }) =>
+    el("li", { dataset: { board: key, rank } }, el("a", { href }, el("strong", {}, `#${formatNumber(rank)}`), ` ${label}`)),
+  );
+}
+
+/** The state of one result in words, for the player who is (or is not) signed in. */
+export function stateText(entry, account) {
+  switch (entry.state) {
+    case "waiting":
+      if (!account) return "Waiting: sign in to send it.";
+      if (entry.game != null && entry.owner != null && entry.owner !== account.id) return "Waiting for the player it was dealt to.";
+      return navigator.onLine === false ? "Waiting for a connection." : "Waiting to be sent.";
+    case "sent":
+      return "Sent: the server is replaying the moves.";
+    case "verified":
+      if (entry.verdict?.won === false) return "Verified: counted as a game played, not won.";
+      return Object.keys(entry.ranks ?? {}).length ? "Verified." : "Verified: on no board (unranked, or not better than before).";
+    case "rejected":
+      return `Not accepted: ${entry.reason ?? "refused"}.`.replace(/\.\.$/, ".");
+    default:
+      return "";
+  }
+}
+
+function outcome(entry) {
+  const moves = entry.verdict?.moves ?? entry.moves;
+  const won = entry.verdict?.won ?? entry.won;
+  const time = formatDuration(entry.duration_ms ?? 0);
+  return won ? `Won in ${formatNumber(moves)} moves, ${time}` : `Left after ${formatNumber(moves)} moves, ${time}`;
+}
+
+function resultItem(entry, account) {
+  const ranked = entry.game != null;
+  const links = [];
+  if (entry.state === "verified" && entry.verdict?.won && entry.submission) links.push(el("a", { href: `/replay/${entry.submission}` }, "Watch"));
+  if (entry.code) links.push(el("a", { href: boardLink(`deal:${entry.code}`) }, "Deal board"));
+  return el(
+    "li",
+    { class: "result", dataset: { result: entry.client_id, state: entry.state } },
+    el(
+      "div",
+      { class: "result-head" },
+      el("span", { class: "badge", dataset: { kind: ranked ? "ranked" : "unranked" } }, ranked ? "Ranked" : "Unranked"),
+      el("span", { class: "result-code" }, `${RULE_NAMES[entry.rules] ?? ""} ${entry.code ?? ""}`.trim()),
+      el("time", { datetime: entry.finished_at }, formatWhen(entry.finished_at)),
+    ),
+    el("p", { class: "result-outcome" }, outcome(entry)),
+    el("p", { class: "result-state", dataset: { stateText: entry.state } }, stateText(entry, account)),
+    entry.state === "verified" && el("ul", { class: "ranks" }, rankItems(entry.ranks)),
+    links.length > 0 && el("p", { class: "result-links" }, ...links),
+  );
+}
+
+/** The Results dialog: every result this device keeps, newest first. */
+export class ResultsDialog {
+  constructor(dialog, { accountOf, send }) {
+    this.dialog = dialog;
+    this.accountOf = accountOf;
+    this.list = dialog.querySelector("[data-results-list]");
+    this.summary = dialog.querySelector("[data-results-summary]");
+    dialog.querySelector('[data-action="send-results"]').addEventListener("click", () => send());
+  }
+
+  render() {
+    const account = this.accountOf();
+    const entries = listResults();
+    const waiting = entries.filter((entry) => entry.state === "waiting").length;
+    this.summary.textContent = entries.length
+      ? waiting
+        ? `${waiting} result${waiting > 1 ? "s" : ""} waiting to be sent.${account ? "" : " Sign in to send them."}`
+        : "Everything is sent."
+      : "No result yet. Every win is submitted, and every ranked game you leave.";
+    this.list.replaceChildren(...entries.map((entry) => resultItem(entry, account)));
+  }
+
+  open() {
+    this.render();
+    if (!this.dialog.open) this.dialog.showModal();
+  }
+}
+
+/** The bar's counter of results not settled yet; hidden when there are none. */
+export function renderResultsChip(chip) {
+  const pending = pendingResults();
+  const waiting = pending.filter((entry) => entry.state === "waiting").length;
+  chip.hidden = pending.length === 0;
+  chip.dataset.pending = String(pending.length);
+  chip.textContent = waiting ? `${waiting} to send` : `${pending.length} checking`;
+  chip.title = waiting ? "Results waiting to be sent: see them" : "Results being checked by the server: see them";
+}
+
+/** The win banner's verdict: where this win's result is, and the ranks once verified. */
+export function renderVerdict(banner, entry, account) {
+  const box = banner.querySelector("[data-win-verdict]");
+  const text = box.querySelector("[data-verdict-text]");
+  const ranks = box.querySelector("[data-win-ranks]");
+  const signIn = box.querySelector("[data-verdict-sign-in]");
+  box.dataset.state = entry ? entry.state : "";
+  signIn.hidden = Boolean(account) || !entry;
+  if (!entry) {
+    text.textContent = "";
+    ranks.replaceChildren();
+    return;
+  }
+  text.textContent =
+    entry.state === "verified"
+      ? Object.keys(entry.ranks ?? {}).length
+        ? `Verified by the server. ${entry.game != null ? "Ranked" : "Unranked"}: your places —`
+        : "Verified by the server."
+      : !account && entry.state === "waiting"
+        ? "Kept on this device: sign in and it goes on the leaderboards."
+        : stateText(entry, account);
+  ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks) : []));
+  const board = banner.querySelector('[data-win-link="board"]');
+  board.hidden = entry.state !== "verified";
+}
