@@ -1,0 +1,167 @@
+"""The shipped languages are complete: the table's catalogs (frontend/static/frontend/js/i18n/)
+and the pages' catalogs (locale/), with every placeholder kept and every .mo compiled from its
+.po. docs/help.md says how to add or change a string.
+"""
+
+import gettext
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+CATALOG_DIR = PROJECT_DIR / "frontend" / "static" / "frontend" / "js" / "i18n"
+REFUSALS_MODULE = PROJECT_DIR / "frontend" / "static" / "frontend" / "js" / "engine" / "refusals.js"
+LOCALE_DIR = PROJECT_DIR / "locale"
+TRANSLATED = [code for code, _ in settings.LANGUAGES if code != "en"]
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PO_PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+
+
+def catalog(language: str) -> dict:
+    return json.loads((CATALOG_DIR / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def leaves(tree: dict, prefix: str = "") -> dict[str, object]:
+    """{"bar.moves": "Moves", "say.won.one": "…"}: every string of a catalog by its dotted key."""
+    flat = {}
+    for key, value in tree.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(leaves(value, f"{name}."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def placeholders(text: str, pattern: re.Pattern = PLACEHOLDER) -> set[str]:
+    return set(pattern.findall(text))
+
+
+@pytest.fixture(scope="module")
+def engine_messages() -> dict:
+    """MESSAGES_EN and REFUSAL_CODES as the browser engine exports them."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is needed to read the engine's English refusal catalog")
+    script = (
+        f"import {{ MESSAGES_EN, REFUSAL_CODES }} from {json.dumps(REFUSALS_MODULE.as_uri())};"
+        "console.log(JSON.stringify({ MESSAGES_EN, REFUSAL_CODES }));"
+    )
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    return json.loads(result.stdout)
+
+
+# --- the table's catalogs ------------------------------------------------------------------------
+
+
+def test_every_shipped_language_has_a_table_catalog():
+    shipped = sorted(path.stem for path in CATALOG_DIR.glob("*.json"))
+    assert shipped == sorted(code for code, _ in settings.LANGUAGES)
+
+
+def test_the_english_catalog_has_no_empty_string():
+    assert [key for key, text in leaves(catalog("en")).items() if not isinstance(text, str) or not text] == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_catalog_has_every_english_key_filled_and_nothing_else(language):
+    english = leaves(catalog("en"))
+    translated = leaves({key: value for key, value in catalog(language).items() if key != "refusals"})
+    missing = [key for key in english if not str(translated.get(key) or "").strip()]
+    assert missing == [], f"{language}: keys with no translation"
+    assert sorted(set(translated) - set(english)) == [], f"{language}: keys English does not have"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_catalog_keeps_every_placeholder(language):
+    english = leaves(catalog("en"))
+    translated = leaves(catalog(language))
+    changed = {
+        key: (sorted(placeholders(english[key])), sorted(placeholders(translated[key])))
+        for key in english
+        if placeholders(english[key]) != placeholders(translated[key])
+    }
+    assert changed == {}, f"{language}: placeholders differ (English, translation)"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_catalog_explains_every_refusal_code_and_variant(language, engine_messages):
+    english = leaves(engine_messages["MESSAGES_EN"])
+    refusals = leaves(catalog(language)["refusals"])
+    assert set(engine_messages["MESSAGES_EN"]) == set(engine_messages["REFUSAL_CODES"])
+    assert sorted(set(english) - set(refusals)) == [], f"{language}: refusals with no translation"
+    assert sorted(set(refusals) - set(english)) == [], f"{language}: refusals the engine does not have"
+    for key, text in english.items():
+        assert refusals[key].strip(), f"{language}: empty refusal {key}"
+        assert placeholders(refusals[key]) == placeholders(text), f"{language}: placeholders of {key}"
+
+
+def test_english_takes_its_refusals_from_the_engine():
+    # One English text per refusal: the engine's MESSAGES_EN, not a copy that could drift.
+    assert "refusals" not in catalog("en")
+
+
+# --- the pages' catalogs ---------------------------------------------------------------------------
+
+
+def po_entries(path: Path) -> list[dict]:
+    """The entries of a .po file: msgid, msgstr (plural forms joined) and flags."""
+    entries, entry, field = [], None, None
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        if not line.strip():
+            if entry is not None:
+                entries.append(entry)
+            entry, field = None, None
+            continue
+        entry = entry if entry is not None else {"flags": set(), "msgid": "", "msgstr": ""}
+        if line.startswith("#,"):
+            entry["flags"].update(flag.strip() for flag in line[2:].split(","))
+        elif line.startswith("#"):
+            continue
+        else:
+            keyword, _, rest = line.partition(" ")
+            if keyword.startswith("msgstr"):
+                field = "msgstr"
+            elif keyword in ("msgid", "msgid_plural", "msgctxt"):
+                field = "msgid" if keyword == "msgid" else None
+            if line.startswith('"'):
+                rest = line
+            if field:
+                entry[field] += json.loads(rest)
+    return entries
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_po_file_has_no_empty_or_fuzzy_translation(language):
+    entries = po_entries(LOCALE_DIR / language / "LC_MESSAGES" / "django.po")
+    header = [entry for entry in entries if entry["msgid"] == ""]
+    assert len(header) == 1 and "fuzzy" not in header[0]["flags"]
+    assert f"Language: {language}\n" in header[0]["msgstr"]
+    messages = [entry for entry in entries if entry["msgid"]]
+    assert messages, f"{language}: no messages"
+    assert [entry["msgid"] for entry in messages if not entry["msgstr"].strip()] == []
+    assert [entry["msgid"] for entry in messages if "fuzzy" in entry["flags"]] == []
+    for entry in messages:
+        expected = placeholders(entry["msgid"], PO_PLACEHOLDER)
+        assert placeholders(entry["msgstr"], PO_PLACEHOLDER) == expected, f"{language}: {entry['msgid']!r}"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_each_mo_file_is_compiled_from_its_po_file(language, tmp_path):
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("msgfmt (GNU gettext) is needed to compile a .po file")
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    fresh = tmp_path / "django.mo"
+    subprocess.run([msgfmt, "--check", "-o", str(fresh), str(folder / "django.po")], check=True, timeout=60)
+    with (folder / "django.mo").open("rb") as committed, fresh.open("rb") as compiled:
+        assert gettext.GNUTranslations(committed)._catalog == gettext.GNUTranslations(compiled)._catalog, (
+            f"locale/{language}: run python manage.py compilemessages --ignore=.venv and commit the .mo"
+        )
