@@ -15,8 +15,8 @@ from games.engine import GameCode, Move, Rules, verify
 from games.engine.move import MOVES
 
 from .position import Position
-from .search import DEFAULT_WEIGHTS, Budget, Outcome, Weights, best_first_shorter, portfolio
-from .shorten import prune
+from .search import DEFAULT_WEIGHTS, Budget, Weights, portfolio
+from .shorten import prune, shorten_line
 
 WON, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"
 DEFAULT_TIME_LIMIT = 10.0  # seconds
@@ -62,14 +62,15 @@ def solve(
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     max_nodes: int = DEFAULT_MAX_NODES,
-    shorten: bool = False,
+    shorten: bool | float = False,
     weights: Weights = DEFAULT_WEIGHTS,
 ) -> Solution:
     """Search for a win from a deal (a code) or any position.
 
     ``won``: ``moves`` wins from the position (after its ``history``, for a game in
     progress). ``unwinnable``: every line was searched. ``unknown``: a limit was reached.
-    With ``shorten``, the time left after a win goes to looking for a shorter one.
+    ``shorten=True`` gives the time left after a win to looking for a shorter one; a number
+    gives it that many seconds at most (within the time limit).
     """
     started = time.perf_counter()
     position = game if isinstance(game, Position) else Position.from_code(game)
@@ -81,34 +82,16 @@ def solve(
             position, outcome.moves, min(budget.deadline, time.perf_counter() + PRUNE_SHARE * time_limit)
         )
         if shorten:
-            moves = _shorten(position, moves, budget, weights)
+            if shorten is not True:
+                budget.deadline = min(budget.deadline, time.perf_counter() + shorten)
+            moves = shorten_line(position, moves, budget)
         _check_win(position, moves)
     return Solution(
         outcome.result,
         None if moves is None else tuple(MOVES[card][dest] for card, dest in moves),
-        budget.nodes,
+        budget.searched,
         time.perf_counter() - started,
     )
-
-
-def _shorten(
-    position: Position, moves: list[tuple[int, int]], budget: Budget, weights: Weights
-) -> list[tuple[int, int]]:
-    """Search again for lines shorter than the best so far, each time with a fresh table."""
-    depth_weight = 4
-    while not budget.exhausted():
-        attempt = Budget(budget.deadline, budget.max_nodes)
-        outcome: Outcome = best_first_shorter(
-            position, attempt, weights, bound=len(moves), depth_weight=depth_weight
-        )
-        budget.nodes += attempt.nodes
-        if outcome.result == WON:
-            moves = prune(position, outcome.moves, budget.deadline)
-        elif outcome.result == UNWINNABLE:
-            break  # nothing shorter exists
-        else:
-            depth_weight *= 2
-    return moves
 
 
 def _check_win(position: Position, moves: list[tuple[int, int]]) -> None:

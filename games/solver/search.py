@@ -37,8 +37,16 @@ class Budget:
     """Where to stop: a clock deadline (``time.perf_counter``) and a number of positions."""
 
     deadline: float
-    max_nodes: int
-    nodes: int = 0  # positions stored so far, all searches together
+    max_nodes: int  # positions held in the searches' tables at once
+    nodes: int = 0  # positions held now, all searches together
+    searched: int = 0  # positions searched, tables since dropped included
+
+    def add_node(self) -> None:
+        self.nodes += 1
+        self.searched += 1
+
+    def out_of_time(self) -> bool:
+        return time.perf_counter() >= self.deadline
 
     def exhausted(self) -> bool:
         return self.nodes >= self.max_nodes or time.perf_counter() >= self.deadline
@@ -151,7 +159,7 @@ def best_first(
     steps: list[bytes] = [b""]
     depths = array("I", [len(root_moves)])
     seen = {keys[0]}
-    budget.nodes += 1
+    budget.add_node()
     # A heap entry is one int: priority, then node number (older first), then tier bit.
     offset, id_bits = 1 << 24, 34
     heap = [offset << id_bits]
@@ -189,7 +197,7 @@ def best_first(
                 parents.append(node)
                 steps.append(bytes(step))
                 depths.append(child_depth)
-                budget.nodes += 1
+                budget.add_node()
                 if found == DECK_SIZE:
                     return Outcome(
                         "won", root_moves + _replay_steps(position, root_moves, steps, parents, child)
@@ -243,7 +251,7 @@ def depth_first(position: Position, budget: Budget, weights: Weights) -> Search:
         return Outcome("won", root_moves)
     scores = ColumnScores(board, weights)
     seen = {board.key()}
-    budget.nodes += 1
+    budget.add_node()
     path: list[list[Record]] = []
     stack = [_ordered(board, scores, seen)]
     steps = 0
@@ -265,7 +273,7 @@ def depth_first(position: Position, budget: Budget, weights: Weights) -> Search:
             _unplay_all(board, records)
             continue
         seen.add(key)
-        budget.nodes += 1
+        budget.add_node()
         path.append(records)
         if board.is_won():
             return Outcome("won", root_moves + [(r[0], r[2]) for level in path for r in level])

@@ -1,4 +1,4 @@
-"""Make a winning line shorter: drop moves it can do without, then search for a shorter one.
+"""Make a winning line shorter: drop moves it can do without, then search for shorter ones.
 
 A line is kept as steps ``(card, target)``: ``target`` is the card the move lands on,
 ``TO_FOUNDATION`` or ``TO_EMPTY``. Written that way a line survives the removal of a move
@@ -15,6 +15,7 @@ from games.engine.move import COLUMN_COUNT, FOUNDATION
 
 from .board import Board
 from .position import Position
+from .search import Budget, Weights, best_first_shorter
 
 TO_FOUNDATION, TO_EMPTY = -1, -2
 
@@ -105,3 +106,38 @@ def prune(position: Position, moves: Moves, deadline: float) -> Moves:
             if improved:
                 break
     return best
+
+
+# Best-first searches rated in different ways find different lines: (depth weight, foundation bonus).
+VARIANTS = ((1, 1), (2, 5), (4, 5), (1, 5), (2, 1), (4, 1), (8, 5), (3, 3))
+FIRST_ATTEMPT_NODES = 20_000
+SLACK = 10  # lines up to a tenth longer than the best are searched
+
+
+def shorten_line(position: Position, moves: Moves, budget: Budget) -> Moves:
+    """Search for lines shorter than ``moves`` until ``budget`` runs out; the shortest found.
+
+    Each attempt is a best-first search for a line shorter than the best so far, rated one
+    of the ``VARIANTS`` ways, with a node cap that doubles after a round of them all.
+    """
+    cap = FIRST_ATTEMPT_NODES
+    while not budget.out_of_time():
+        improved = False
+        for depth_weight, bonus in VARIANTS:
+            if budget.out_of_time():
+                break
+            attempt = Budget(budget.deadline, min(cap, budget.max_nodes))
+            weights = Weights(foundation=bonus)
+            # Lines a little longer than the best are searched too: dropping moves may shorten them.
+            bound = len(moves) + len(moves) // SLACK
+            outcome = best_first_shorter(position, attempt, weights, bound=bound, depth_weight=depth_weight)
+            budget.searched += attempt.searched
+            if outcome.result == "won":
+                line = prune(position, outcome.moves, budget.deadline)
+                if len(line) < len(moves):
+                    moves, improved = line, True
+            elif outcome.result == "unwinnable":
+                return moves  # the search saw every line up to the bound: none is shorter
+        if not improved:
+            cap = min(cap * 2, budget.max_nodes)
+    return moves
