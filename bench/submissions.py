@@ -106,8 +106,9 @@ def variant(log: str, n: int) -> str:
     """
     tokens = log.split()
     places = len(tokens) - 1  # never after the winning move: nothing may follow a win
-    first, second = n % places, (n // places) % places
-    for position in sorted({first, second}, reverse=True):
+    pairs = [(a, b) for a in range(places) for b in range(a + 1, places)]
+    first, second = pairs[n % len(pairs)]
+    for position in (second, first):  # the later one first, so the earlier index still holds
         tokens[position:position] = [tokens[position], "U"]
     return " ".join(tokens)
 
@@ -186,6 +187,20 @@ def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess
     log = log_path.open("w")
     return subprocess.Popen(command, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)  # fmt: skip
+
+
+def cpu_seconds(process: subprocess.Popen) -> float:
+    """CPU time (user + system) of every live process in `process`'s group (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == process.pid:  # fields[2]: the process group
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -277,12 +292,16 @@ def verification(env: dict[str, str], args, total: int, log_dir: Path) -> dict:
                "--concurrency", str(args.worker_concurrency),
                "--without-gossip", "--without-mingle"]  # fmt: skip
     worker = start(command, env, log_dir / "bench-celery.log")
+    cpu_at_first = None
     try:
         deadline = time.monotonic() + 60 + total / 20
         while Submission.objects.filter(status="pending").exists():
+            if cpu_at_first is None and Submission.objects.exclude(status="pending").exists():
+                cpu_at_first = cpu_seconds(worker)
             if time.monotonic() > deadline or worker.poll() is not None:
                 raise RuntimeError(f"verification did not finish; see {log_dir / 'bench-celery.log'}")
             time.sleep(0.25)
+        cpu_used = cpu_seconds(worker) - (cpu_at_first or 0)
     finally:
         stop(worker)
     span = Submission.objects.aggregate(first=Min("settled_at"), last=Max("settled_at"))
@@ -295,6 +314,8 @@ def verification(env: dict[str, str], args, total: int, log_dir: Path) -> dict:
         "statuses": dict(statuses),
         "seconds": round(seconds, 2),
         "settled_per_second": round((total - 1) / seconds, 1) if seconds else None,
+        # Worker CPU (all pool processes) per result: the cost, whatever else runs on the machine.
+        "worker_cpu_ms_per_result": round(cpu_used * 1000 / total, 2),
     }
 
 
@@ -324,7 +345,12 @@ def main() -> None:
         print(f"intake: {len(items)} POSTs, {args.concurrency} in flight ...", file=sys.stderr)
         remaining = [item for item in items if not Submission.objects.filter(
             game_id=json.loads(item["json"])["game"]).exists()]  # fmt: skip
+        cpu_before = cpu_seconds(web)
         intake_figures = asyncio.run(intake(args.port, remaining, args.concurrency))
+        # gunicorn's CPU (all workers) per accepted request: the cost, whatever else runs.
+        intake_figures["web_cpu_ms_per_request"] = round(
+            (cpu_seconds(web) - cpu_before) * 1000 / max(intake_figures["accepted"], 1), 2
+        )
     finally:
         stop(web)
     total = Submission.objects.count()
@@ -345,8 +371,10 @@ def main() -> None:
         f"{i['accepted_per_second']}/s; p50 {i['p50_ms']} ms, p99 {i['p99_ms']} ms"
         "  (goal ≥ 200/s, p99 < 100 ms)"
     )
+    print(f"               gunicorn CPU {i['web_cpu_ms_per_request']} ms a request")
     print(f"verification:  {v['settled']} settled in {v['seconds']} s = {v['settled_per_second']}/s "
           f"({v['verified_won']} verified wins; goal ≥ 200/s)")  # fmt: skip
+    print(f"               worker CPU {v['worker_cpu_ms_per_result']} ms a result")
     print(f"machine:       {os.cpu_count()} CPUs, load average {load_at_start} at the start")
 
 

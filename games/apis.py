@@ -67,6 +67,21 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class MillisecondsListField(serializers.ListField):
+    """A list of non-negative integers (milliseconds), checked in one pass: logs have thousands."""
+
+    child = StrictIntegerField(min_value=0, max_value=10**10)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            self.fail("not_a_list", input_type=type(data).__name__)
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        if not all(type(value) is int and 0 <= value <= 10**10 for value in data):
+            raise serializers.ValidationError("Each time must be an integer of milliseconds, 0 or more.")
+        return data
+
+
 # --- Documentation helpers --------------------------------------------------------------------------
 
 REFUSAL = inline_serializer("Refusal", {"detail": serializers.CharField(), "code": serializers.CharField()})
@@ -189,8 +204,7 @@ class SubmissionsApi(APIView):
             required=False, max_length=32, help_text="A typed-in or shared code (unranked)."
         )
         log = StrictCharField(help_text="Engine notation, tokens separated by spaces; U is an undo.")
-        move_times_ms = serializers.ListField(
-            child=StrictIntegerField(min_value=0, max_value=10**10),
+        move_times_ms = MillisecondsListField(
             max_length=2 * settings.SUBMISSION_MAX_TOKENS,  # the log's own limit is checked with it
             help_text="Milliseconds of active play at each token.",
         )

@@ -291,8 +291,9 @@ def test_a_missing_field_is_a_field_error(submit):
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("duration_ms", "12000"), ("log", 42), ("move_times_ms", "1 2 3"), ("client_id", "not-a-uuid"),
-     ("finished_at", "yesterday"), ("game", "7"), ("duration_ms", True), ("code", ["YU1-C-AAAAAAA"])],
+    [("duration_ms", "12000"), ("log", 42), ("move_times_ms", "1 2 3"), ("move_times_ms", [170, "340"]),
+     ("move_times_ms", [-1]), ("client_id", "not-a-uuid"), ("finished_at", "yesterday"), ("game", "7"),
+     ("duration_ms", True), ("code", ["YU1-C-AAAAAAA"])],
 )  # fmt: skip
 def test_wrong_types_are_field_errors(submit, field, value):
     data = body(log=WIN_LOG, code=CLASSIC_WIN["code"])
