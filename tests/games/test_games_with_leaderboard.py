@@ -56,6 +56,10 @@ def test_void_suspension_and_deletion_take_the_entries_away(api, player, issue_g
     submission_void(submission=Submission.objects.get(pk=first))
     assert len(entries(player.pk)) == 1  # the unranked win still holds the deal board
 
+    second = Submission.objects.exclude(pk=first).get()
+    assert api.get(f"/api/replays/{second.pk}/").status_code == 200
+
     user_delete(user=player)
     assert entries(player.pk) == []
     assert Submission.objects.filter(user__isnull=True).count() == 2
+    assert api.get(f"/api/replays/{second.pk}/").status_code == 404  # the replay of a deleted player
