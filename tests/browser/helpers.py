@@ -10,6 +10,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine import FOUNDATION, UNDO, Game, Move, card_name, verify
@@ -213,3 +214,199 @@ def _is_last_card(game: Game, card: int) -> bool:
 
 def wait_for_moves(page: Page, moves: int) -> None:
     expect(page.locator(BAR)).to_have_attribute("data-moves", str(moves))
+
+
+# --- players, ranked deals and recorded wins, through the real services -----------------------
+
+PASSWORD = "a-long-pass-phrase"
+WIN = '[data-dialog="win"]'
+
+
+def make_player(name: str):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username=name, email=f"{name}@example.com", password=PASSWORD)
+
+
+def sign_in(context, base_url: str, user) -> None:
+    """Give the browser `user`'s session cookie, as a sign-in on the account pages would."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
+
+
+def issue_only(monkeypatch, code: str) -> None:
+    """Every ranked deal the server issues from now on is the deal of `code` (its number)."""
+    import itertools
+
+    import games.services
+    from games.engine import GameCode
+
+    number = GameCode.parse(code).number
+    monkeypatch.setattr(games.services, "random_deal_numbers", lambda: itertools.repeat(number))
+
+
+def allow_fast_play(settings) -> None:
+    """Tests play faster than a person: the server's timing checks would refuse their wins."""
+    settings.SUBMISSION_MIN_MOVE_MS = 0
+    settings.SUBMISSION_MIN_AVERAGE_MOVE_MS = 0
+
+
+def recorded_win(user, code: str, tokens: list[str], *, ranked: bool = True, gap_ms: int = 160):
+    """A verified win of `user` on `code`, submitted and verified by the real services."""
+    import uuid
+
+    from django.test import TestCase
+    from django.utils import timezone
+
+    from games.engine import GameCode
+    from games.services import SubmissionInput, game_issue, submission_create
+
+    game_id = None
+    if ranked:
+        code_ = GameCode.parse(code)
+        game_id = game_issue(user=user, rules=code_.rules.value, deal_numbers=[code_.number])[0].pk
+    times = [gap_ms * (index + 1) for index in range(len(tokens))]
+    data = SubmissionInput(
+        client_id=uuid.uuid4(), game_id=game_id, code=None if ranked else code, log=" ".join(tokens),
+        move_times_ms=times, duration_ms=times[-1] + 500, finished_at=timezone.now(),
+    )  # fmt: skip
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        submission, _ = submission_create(user=user, data=data)
+    submission.refresh_from_db()
+    assert (submission.status, submission.won) == ("verified", True), submission.reason
+    return submission
+
+
+def play_all(page: Page, game: Game, tokens: list[str]) -> None:
+    for token in tokens:
+        play_token(page, game, token)
+        wait_for_moves(page, game.moves_made)
+
+
+def wait_until_ranked(page: Page, code: str) -> str:
+    """Until the page plays a ranked deal of `code`; returns the issued game's id."""
+    bar = page.locator(BAR)
+    expect(bar).to_have_attribute("data-ranked", "true")
+    expect(bar).to_have_attribute("data-code", code)
+    expect(page.locator("[data-kind]")).to_have_text("Ranked")
+    return bar.get_attribute("data-game-id")
+
+
+# --- a server of our own, to stop and start again -------------------------------------------------
+
+
+def _server_thread_class():
+    """Django's live server thread, with a server that really stops: it drops the browser's
+    kept-alive connections too (else their threads would go on answering), and may bind its
+    port again at once."""
+    import socket
+    import threading
+
+    from django.core.servers.basehttp import ThreadedWSGIServer
+    from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
+
+    class Server(ThreadedWSGIServer):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.open_requests = set()
+            self.lock = threading.Lock()
+
+        def process_request(self, request, client_address):
+            with self.lock:
+                self.open_requests.add(request)
+            super().process_request(request, client_address)
+
+        def shutdown_request(self, request):
+            with self.lock:
+                self.open_requests.discard(request)
+            super().shutdown_request(request)
+
+        def server_close(self):
+            super().server_close()
+            with self.lock:
+                requests = list(self.open_requests)
+            for request in requests:
+                try:
+                    request.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    class Thread(LiveServerThread):
+        def _create_server(self, connections_override=None):
+            return Server(
+                (self.host, self.port), QuietWSGIRequestHandler, allow_reuse_address=True,
+                connections_override=connections_override,
+            )  # fmt: skip
+
+    return Thread
+
+
+class StoppableServer:
+    """The site in a thread of this process, like pytest-django's live_server, but ours to stop
+    and to start again on the same port (the page's address stays the same).
+
+    The test database's connection is shared with the server's threads until `close()`: a
+    request still finishing when the server stops may close it from its own thread.
+    """
+
+    def __init__(self) -> None:
+        from django.db import connections
+
+        self.port = 0
+        self.thread = None
+        self.shared = [c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()]
+        for connection in self.shared:
+            connection.inc_thread_sharing()
+        self.start()
+
+    def start(self) -> None:
+        from django.contrib.staticfiles.handlers import StaticFilesHandler
+
+        overrides = {connection.alias: connection for connection in self.shared}
+        self.thread = _server_thread_class()("127.0.0.1", StaticFilesHandler, overrides, port=self.port)
+        self.thread.daemon = True
+        self.thread.start()
+        self.thread.is_ready.wait()
+        if self.thread.error:
+            raise self.thread.error
+        self.port = self.thread.port
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.thread.terminate()
+            self.thread = None
+
+    def close(self) -> None:
+        self.stop()
+        time.sleep(0.2)  # the last requests' threads finish with the shared connection
+        for connection in self.shared:
+            connection.dec_thread_sharing()
+
+    def is_reachable(self) -> bool:
+        from urllib.error import URLError
+        from urllib.request import urlopen
+
+        try:
+            with urlopen(f"{self.url}/healthz", timeout=2):
+                return True
+        except (URLError, OSError):
+            return False
+
+
+@pytest.fixture(name="server")
+def stoppable_server(settings, transactional_db):
+    """A live server of this test's own, to stop and restart (import it into the test module)."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    server = StoppableServer()
+    yield server
+    server.close()
+
+
+def wait_for_the_worker(page: Page) -> None:
+    """Until the service worker has cached the shell and controls the page."""
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")

@@ -5,61 +5,24 @@ no request can reach Django any more (Chromium's offline switch would not stop t
 worker's own requests). New builds are announced and never break the game in progress.
 """
 
-from urllib.error import URLError
-from urllib.request import urlopen
-
 import pytest
-from django.conf import settings
-from django.contrib.staticfiles.handlers import StaticFilesHandler
-from django.test.testcases import LiveServerThread
-from helpers import BAR, READY, assert_shows, open_game, play_token, wait_for_moves, winning_game
+from helpers import (
+    BAR,
+    READY,
+    assert_shows,
+    open_game,
+    play_token,
+    stoppable_server,  # noqa: F401 (the `server` fixture)
+    wait_for_moves,
+    wait_for_the_worker,
+    winning_game,
+)
 from playwright.sync_api import Page, expect
 
 import frontend.views
 from games.engine import Game
 
 pytestmark = pytest.mark.browser
-
-
-class StoppableServer:
-    """The site in a thread of this process, like pytest-django's live_server, but ours to stop."""
-
-    def __init__(self) -> None:
-        handler = StaticFilesHandler if "django.contrib.staticfiles" in settings.INSTALLED_APPS else None
-        self.thread = LiveServerThread("127.0.0.1", handler)
-        self.thread.daemon = True
-        self.thread.start()
-        self.thread.is_ready.wait()
-        if self.thread.error:
-            raise self.thread.error
-        self.url = f"http://127.0.0.1:{self.thread.port}"
-        self.running = True
-
-    def stop(self) -> None:
-        if self.running:
-            self.running = False
-            self.thread.terminate()
-
-    def is_reachable(self) -> bool:
-        try:
-            with urlopen(f"{self.url}/healthz", timeout=2):
-                return True
-        except (URLError, OSError):
-            return False
-
-
-@pytest.fixture
-def server(settings):
-    settings.ALLOWED_HOSTS = ["127.0.0.1"]
-    server = StoppableServer()
-    yield server
-    server.stop()
-
-
-def wait_for_the_worker(page: Page) -> None:
-    """Until the service worker has cached the shell and controls the page."""
-    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def test_after_one_visit_the_game_loads_plays_and_is_won_with_the_server_gone(server, page: Page, context):

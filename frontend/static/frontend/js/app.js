@@ -36,7 +36,7 @@ const LEAVE_RANKED = {
 };
 const REWIND_RANKED = {
   title: "Back to the start?",
-  text: "In a ranked game, Redeal takes back every move one by one: the undos stay in the game's log and count as moves, and the clock keeps running. Exploring has a price.",
+  text: "In a ranked game, Redeal takes back every move one by one: the undos stay in the game's log, the move counter keeps every move made so far, and the clock runs on. Exploring has a price.",
   yes: "Take every move back",
 };
 

@@ -1,0 +1,200 @@
+"""Ranked play in Chromium: accounts from the page, deals issued by the server, results
+submitted, verified by the server's replay and shown with their ranks; offline wins sent later.
+
+The server draws ranked deals at random; these tests make its draw the deal of a known
+winning log (`issue_only`), and play faster than a person (`allow_fast_play`).
+"""
+
+import pytest
+from helpers import (
+    BAR,
+    PASSWORD,
+    READY,
+    WIN,
+    allow_fast_play,
+    assert_shows,
+    issue_only,
+    make_player,
+    play_all,
+    play_token,
+    sign_in,
+    stoppable_server,  # noqa: F401 (the `server` fixture)
+    wait_for_moves,
+    wait_for_the_worker,
+    wait_until_ranked,
+    winning_game,
+)
+from playwright.sync_api import Page, expect
+
+from games.engine import Game
+from games.models import IssuedGame, Submission
+
+pytestmark = pytest.mark.browser
+
+NAV = "[data-account-nav]"
+
+
+def rank_on(banner, board: str):
+    return banner.locator(f'[data-win-ranks] [data-board="{board}"]')
+
+
+@pytest.mark.browser_context_args(viewport={"width": 1366, "height": 768})
+def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
+    live_server, page: Page, monkeypatch, settings, artifacts_dir
+):
+    code, tokens = winning_game()
+    issue_only(monkeypatch, code)
+    allow_fast_play(settings)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    expect(page.locator(BAR)).to_have_attribute("data-ranked", "false")
+    expect(page.locator("[data-kind]")).to_have_text("Unranked")
+
+    # Sign up from the header; the account pages bring the player back to the game.
+    page.locator(NAV).get_by_role("link", name="Sign up").click()
+    page.fill("#id_username", "annie")
+    page.fill("#id_email", "annie@example.com")
+    page.fill("#id_display_name", "Annie-42")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.get_by_role("button", name="Sign Up").click()
+    page.wait_for_selector(READY)
+    expect(page.locator(NAV).locator("[data-account-name]")).to_have_text("Annie-42")
+
+    # Signed in, the untouched deal became a ranked one, issued by the server.
+    game_id = wait_until_ranked(page, code)
+    issued = IssuedGame.objects.get(pk=game_id)
+    assert (issued.user.display_name, issued.code) == ("Annie-42", code)
+    game = Game(code)
+    play_all(page, game, tokens)
+    assert_shows(page, game)
+
+    # The win is submitted at once, replayed by the server and verified: ranks on the banner.
+    banner = page.locator(WIN)
+    expect(banner).to_be_visible()
+    expect(banner.locator("[data-win-verdict]")).to_have_attribute("data-state", "verified", timeout=15_000)
+    for board in ("classic:all", f"deal:{code}"):
+        expect(rank_on(banner, board)).to_have_attribute("data-rank", "1")
+    expect(banner.locator("[data-win-ranks] li")).to_have_count(4)  # all time, week, day, deal
+    expect(banner.locator('[data-win-link="challenge"]')).to_have_attribute("href", f"/play/{code}")
+    submission = Submission.objects.get(game_id=game_id)
+    assert (submission.status, submission.won, submission.ranked) == ("verified", True, True)
+    assert submission.log == " ".join(tokens) and submission.client_version
+    page.screenshot(path=artifacts_dir / "ranked-win-desktop.png")
+
+    # The deal's board, and the global board, show the win under the player's name.
+    banner.locator('[data-win-link="board"]').click()
+    expect(page).to_have_url(f"{live_server.url}/leaderboard?deal={code}")
+    deal_row = page.locator('[data-board="deal"] [data-entry]')
+    expect(deal_row).to_have_count(1)
+    expect(deal_row).to_have_attribute("data-player", "Annie-42")
+    expect(deal_row).to_have_attribute("data-me", "")
+    global_row = page.locator('[data-board="global"] [data-entry]')
+    expect(global_row).to_have_attribute("data-player", "Annie-42")
+    expect(global_row.locator(".score")).to_have_text(f"{submission.score:,}")
+
+    # Sign out and in again from the header: each time back on the same page.
+    page.locator(NAV).get_by_role("link", name="Sign out").click()
+    page.get_by_role("button", name="Sign Out").click()
+    expect(page).to_have_url(f"{live_server.url}/leaderboard?deal={code}")
+    expect(page.locator(NAV)).to_have_attribute("data-signed-in", "false")
+    page.locator(NAV).get_by_role("link", name="Sign in").click()
+    page.fill("#id_login", "annie")
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
+    expect(page).to_have_url(f"{live_server.url}/leaderboard?deal={code}")
+    expect(page.locator(NAV).locator("[data-account-name]")).to_have_text("Annie-42")
+
+
+def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitted(
+    live_server, page: Page, context, monkeypatch, settings
+):
+    code, tokens = winning_game()
+    issue_only(monkeypatch, code)
+    allow_fast_play(settings)
+    player = make_player("bert")
+    sign_in(context, live_server.url, player)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    first_id = wait_until_ranked(page, code)
+    # The page keeps three more deals per rule set for offline play, refilled as it takes one.
+    page.wait_for_function(
+        """() => { const pool = JSON.parse(localStorage.getItem("yukon.pool.v1"));
+                   return pool.games.classic.length === 3 && pool.games.relaxed.length === 3; }"""
+    )
+    assert IssuedGame.objects.filter(user=player).count() == 1 + 3 + 3
+
+    game = Game(code)
+    for token in tokens[:3]:
+        play_token(page, game, token)
+    wait_for_moves(page, 3)
+
+    # Redeal in a ranked game: every move taken back, one undo at a time; the counter keeps them.
+    page.get_by_role("button", name="Redeal").click()
+    confirm = page.locator('[data-dialog="confirm"]')
+    expect(confirm.locator("[data-confirm-text]")).to_contain_text("takes back every move")
+    confirm.get_by_role("button", name="Take every move back").click()
+    for _ in range(3):
+        game.undo()
+    expect(page.locator("[data-action=undo]")).to_be_disabled()
+    assert_shows(page, game)
+    assert game.moves_made == 3
+    expect(page.locator(BAR)).to_have_attribute("data-game-id", first_id)
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.game.v1'))")
+    assert saved["log"] == tokens[:3] + ["U", "U", "U"]
+    play_token(page, game, tokens[0])
+    wait_for_moves(page, 4)
+
+    # Leaving it: submitted as it stands, and the next deal is ranked too.
+    page.get_by_role("button", name="New deal").click()
+    expect(confirm.locator("[data-confirm-title]")).to_have_text("Leave this ranked game?")
+    confirm.get_by_role("button", name="Submit and leave").click()
+    expect(page.locator(BAR)).not_to_have_attribute("data-game-id", first_id)
+    wait_until_ranked(page, code)
+    wait_for_moves(page, 0)
+
+    page.locator("[data-results-chip]").click()
+    result = page.locator('[data-dialog="results"] [data-result]')
+    expect(result).to_have_attribute("data-state", "verified", timeout=15_000)
+    expect(result.locator(".result-state")).to_contain_text("counted as a game played, not won")
+    left = Submission.objects.get(game_id=first_id)
+    assert (left.status, left.won, left.moves) == ("verified", False, 4)
+    assert left.log == " ".join(tokens[:3] + ["U", "U", "U", tokens[0]])
+
+
+def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(server, page: Page, context, monkeypatch, settings):
+    code, tokens = winning_game()
+    issue_only(monkeypatch, code)
+    allow_fast_play(settings)
+    player = make_player("cleo")
+    sign_in(context, server.url, player)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(READY)
+    game_id = wait_until_ranked(page, code)
+    wait_for_the_worker(page)
+    game = Game(code)
+    play_all(page, game, tokens[:-12])
+
+    server.stop()
+    assert not server.is_reachable()
+    play_all(page, game, tokens[-12:])
+    banner = page.locator(WIN)
+    expect(banner).to_be_visible()
+    verdict = banner.locator("[data-win-verdict]")
+    expect(verdict).to_have_attribute("data-state", "waiting")
+    expect(page.locator("[data-results-chip]")).to_have_attribute("data-pending", "1")
+    (entry,) = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.outbox.v1'))")
+    assert (entry["game"], entry["state"], entry["won"]) == (int(game_id), "waiting", True)
+    assert not Submission.objects.exists()
+
+    # The server is back: the browser says it is online again, and the win goes.
+    server.start()
+    page.evaluate("() => dispatchEvent(new Event('online'))")
+    expect(verdict).to_have_attribute("data-state", "verified", timeout=15_000)
+    expect(rank_on(banner, "classic:all")).to_have_attribute("data-rank", "1")
+    expect(page.locator("[data-results-chip]")).to_be_hidden()
+    submission = Submission.objects.get(game_id=game_id)
+    assert (submission.status, submission.won, str(submission.client_id)) == ("verified", True, entry["client_id"])
