@@ -11,8 +11,10 @@ missing, emptied first; `--redis-url`, default redis://127.0.0.1:6379/7, flushed
    and ranked games issued an hour ago from deals whose winning logs we have.
 2. Intake: gunicorn serves the site; a light asyncio client (raw streams, one connection per
    request, as gunicorn's sync workers close them) POSTs one winning log per issued game,
-   `--concurrency` requests in flight. No Celery worker runs, so the verification tasks wait
-   in Redis: this measures the web side alone (accepted/s, p50/p99 latency).
+   `--concurrency` requests in flight (the most it can take), or `--rate N` requests a second
+   whatever the answers (the latency at that load). No Celery worker runs, so the
+   verification tasks wait in Redis: this measures the web side alone (accepted/s, p50/p99
+   latency, gunicorn's CPU per request).
 3. Verification: one Celery worker starts and drains the queue; settled results per second,
    from the first to the last settlement.
 
@@ -50,6 +52,10 @@ def parse_args() -> argparse.Namespace:
         "--requests", type=int, default=2000, help="submissions to POST (one per issued game)"
     )
     parser.add_argument("--concurrency", type=int, default=16, help="requests in flight")
+    parser.add_argument(
+        "--rate", type=float, default=0,
+        help="send at this fixed rate (requests/s, open loop) instead of keeping --concurrency in flight",
+    )  # fmt: skip
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="the Celery worker's pool size")
     parser.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
@@ -229,20 +235,35 @@ async def post(port: int, item: dict) -> tuple[int, float, bytes]:
     return int(status_line.split()[1]), time.perf_counter() - began, rest.partition(b"\r\n\r\n")[2]
 
 
-async def intake(port: int, items: list[dict], concurrency: int) -> dict:
+async def intake(port: int, items: list[dict], concurrency: int, rate: float = 0) -> dict:
+    """POST every item: `concurrency` at a time (closed loop), or one every 1/`rate` s (open loop)."""
     queue = list(reversed(items))
     latencies, statuses = [], []
 
+    async def send(item):
+        status, seconds, answer = await post(port, item)
+        if status != 202 and len(statuses) - statuses.count(202) < 3:
+            print(f"HTTP {status}: {answer[:300]!r}", file=sys.stderr)
+        statuses.append(status)
+        latencies.append(seconds)
+
     async def client():
         while queue:
-            status, seconds, answer = await post(port, queue.pop())
-            if status != 202 and len(statuses) - statuses.count(202) < 3:
-                print(f"HTTP {status}: {answer[:300]!r}", file=sys.stderr)
-            statuses.append(status)
-            latencies.append(seconds)
+            await send(queue.pop())
+
+    async def paced():
+        # Latency at a given load: arrivals do not wait for answers (no coordinated omission).
+        start, tasks = time.perf_counter(), []
+        for index, item in enumerate(items):
+            await asyncio.sleep(max(0.0, start + index / rate - time.perf_counter()))
+            tasks.append(asyncio.create_task(send(item)))
+        await asyncio.gather(*tasks)
 
     began = time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(concurrency)))
+    if rate:
+        await paced()
+    else:
+        await asyncio.gather(*(client() for _ in range(concurrency)))
     elapsed = time.perf_counter() - began
     latencies.sort()
     accepted = sum(status == 202 for status in statuses)
@@ -346,7 +367,10 @@ def main() -> None:
         remaining = [item for item in items if not Submission.objects.filter(
             game_id=json.loads(item["json"])["game"]).exists()]  # fmt: skip
         cpu_before = cpu_seconds(web)
-        intake_figures = asyncio.run(intake(args.port, remaining, args.concurrency))
+        intake_figures = asyncio.run(intake(args.port, remaining, args.concurrency, args.rate))
+        intake_figures["mode"] = (
+            f"{args.rate:g} requests/s offered" if args.rate else f"{args.concurrency} in flight"
+        )
         # gunicorn's CPU (all workers) per accepted request: the cost, whatever else runs.
         intake_figures["web_cpu_ms_per_request"] = round(
             (cpu_seconds(web) - cpu_before) * 1000 / max(intake_figures["accepted"], 1), 2
@@ -367,7 +391,7 @@ def main() -> None:
         return
     i, v = intake_figures, verify_figures
     print(
-        f"intake:        {i['accepted']} accepted of {i['requests']} in {i['seconds']} s = "
+        f"intake ({i['mode']}): {i['accepted']} accepted of {i['requests']} in {i['seconds']} s = "
         f"{i['accepted_per_second']}/s; p50 {i['p50_ms']} ms, p99 {i['p99_ms']} ms"
         "  (goal ≥ 200/s, p99 < 100 ms)"
     )
