@@ -94,7 +94,7 @@ def test_random_deal_numbers_cover_the_whole_range():
     draws = [next(numbers) for _ in range(2000)]
 
     assert all(0 <= number < DEAL_COUNT for number in draws)
-    assert len(set(draws)) == 2000
+    assert len(set(draws)) > 1990  # 2,000 draws among 8 billion deals: a repeat is rare
     # Uniform over 26^7: about half above the middle.
     assert 850 < sum(number >= DEAL_COUNT // 2 for number in draws) < 1150
 
