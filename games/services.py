@@ -21,8 +21,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import hooks
-from games.engine import DEAL_COUNT, GameCode, InvalidCodeError, Rules, format_code
-from games.engine.move import MOVES_BY_TEXT, UNDO
+from games.engine import (
+    DEAL_COUNT,
+    GameCode,
+    InvalidCodeError,
+    InvalidMoveError,
+    Rules,
+    format_code,
+    parse_log,
+)
 from games.models import IssuedGame, RulesChoice, Submission
 
 logger = logging.getLogger(__name__)
@@ -155,10 +162,12 @@ def _log_errors(log: str) -> tuple[list[str], list]:
     tokens = log.split()
     if len(tokens) > settings.SUBMISSION_MAX_TOKENS:
         return tokens, [f"the log has {len(tokens)} tokens; at most {settings.SUBMISSION_MAX_TOKENS}"]
-    for index, token in enumerate(tokens):
-        if token not in MOVES_BY_TEXT and token != UNDO:
-            message = f"`{token}` is not a move: write a card and a destination like TD>5, or U to undo"
-            return tokens, [{"index": index, "token": token, "code": "bad_token", "message": message}]
+    try:
+        parse_log(log)
+    except InvalidMoveError as error:
+        return tokens, [
+            {"index": error.index, "token": error.token, "code": error.code, "message": error.message}
+        ]
     return tokens, []
 
 
