@@ -19,13 +19,19 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
+from frontend import help as help_content
+from frontend.catalogs import table_text
+
 APP_DIR = Path(__file__).resolve().parent
+PROJECT_DIR = APP_DIR.parent
 STATIC_DIR = APP_DIR / "static"
-# The files whose content makes a build: the shell's static files and its templates.
-BUILD_DIRS = (STATIC_DIR / "frontend", APP_DIR / "templates" / "frontend")
+# The files whose content makes a build: the shell's static files, its templates and the
+# pages' translations (a new .mo must reach the pages the worker keeps).
+BUILD_DIRS = (STATIC_DIR / "frontend", APP_DIR / "templates" / "frontend", PROJECT_DIR / "locale")
 SERVICE_WORKER = STATIC_DIR / "frontend" / "js" / "sw.js"
 ENTRY_MODULE = "frontend/js/app.js"
 # The other pages' own modules: loaded by their pages with {% static %}, like the game's.
@@ -33,8 +39,10 @@ PAGE_MODULES = {"frontend/js/leaderboard.js", "frontend/js/me.js", "frontend/js/
 ENTRY_MODULES = {ENTRY_MODULE} | PAGE_MODULES
 # Static files of the app that no page loads.
 NOT_IN_SHELL = {"frontend/js/sw.js", "frontend/css/swagger.css"}
+# Data that modules fetch by a relative URL (the table's catalogs): never a hashed name.
+FETCHED_BY_MODULES = "frontend/js/i18n/"
 # The pages the service worker keeps, by the URL it caches each under (see sw.js).
-PAGE_SHELLS = ["/", "/leaderboard", "/me", "/replay/"]
+PAGE_SHELLS = ["/", "/leaderboard", "/me", "/replay/", "/help"]
 BUILD_HEADER = "X-Yukon-Build"
 
 
@@ -47,7 +55,7 @@ def compute_build() -> str:
     digest = hashlib.sha256()
     for directory in BUILD_DIRS:
         for path in _files(directory):
-            digest.update(path.relative_to(APP_DIR).as_posix().encode() + b"\0")
+            digest.update(path.relative_to(PROJECT_DIR).as_posix().encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -78,10 +86,17 @@ def module_url(path: str) -> str:
     return settings.STATIC_URL + path  # a relative import reaches the unhashed copy
 
 
+def _file_url(path: str) -> str:
+    if path.endswith(".js"):
+        return module_url(path)
+    if path.startswith(FETCHED_BY_MODULES):
+        return settings.STATIC_URL + path  # `fetch(new URL("./i18n/ms.json", import.meta.url))`
+    return static(path)
+
+
 def shell_urls() -> list[str]:
     """The pages and every file they load, at the very URLs the browser asks for."""
-    files = [module_url(path) if path.endswith(".js") else static(path) for path in shell_paths()]
-    return PAGE_SHELLS + files
+    return PAGE_SHELLS + [_file_url(path) for path in shell_paths()]
 
 
 def _module_preloads() -> list[str]:
@@ -90,7 +105,9 @@ def _module_preloads() -> list[str]:
 
 def _shell(request: HttpRequest, template: str, context: dict | None = None) -> HttpResponse:
     current = build()
-    response = render(request, template, {"build": current, **(context or {})})
+    # `text`: the table's words in the page's language (the table is on the game and replay pages).
+    context = {"build": current, "text": table_text(get_language()), **(context or {})}
+    response = render(request, template, context)
     response[BUILD_HEADER] = current  # the service worker serves a page only to its own build
     return response
 
@@ -124,6 +141,19 @@ def me(request: HttpRequest) -> HttpResponse:
 def replay(request: HttpRequest, submission_id: int | None = None) -> HttpResponse:
     """/replay/<id>: a verified win, move by move, on the table."""
     return _shell(request, "frontend/replay.html")
+
+
+@require_safe
+@ensure_csrf_cookie
+def help_page(request: HttpRequest) -> HttpResponse:
+    """/help: rules, scores, games and questions in the page's language; /help#rule-<code> is the
+    rule behind each refusal the table explains."""
+    context = {
+        "drawings": help_content.DRAWINGS,
+        "rule_anchors": help_content.RULE_ANCHORS,
+        "scores": help_content.score_examples(),
+    }
+    return _shell(request, "frontend/help.html", context)
 
 
 @require_safe

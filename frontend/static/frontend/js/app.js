@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
 import { Dealer } from "./dealer.js";
 import { CLASSIC, FOUNDATION, cardLabel, parseCode, suitSymbol } from "./engine.js";
+import { codeErrorText, loadLanguage, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
 import { registerServiceWorker } from "./offline.js";
@@ -17,6 +18,7 @@ import * as store from "./store.js";
 import { ResultsSync, findResult, onResultsChange } from "./sync.js";
 import { Table } from "./table.js";
 import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, openDialog } from "./ui.js";
+import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
 
 const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
 const TICK_MS = 500;
@@ -24,21 +26,12 @@ const SAVE_EVERY_MS = 10_000;
 const PLAY_PATH = /^\/play\/([^/]+)\/?$/;
 const MEASURES_KEPT = 1000;
 
-const LEAVE_UNRANKED = {
-  title: "Leave this game?",
-  text: "The moves of the game in progress will be lost. Its deal can be played again with its code.",
-  yes: "Leave it",
-};
-const LEAVE_RANKED = {
-  title: "Leave this ranked game?",
-  text: "It is submitted as it stands and counts as a game played, not won. Its deal can still be played again, unranked, with its code.",
-  yes: "Submit and leave",
-};
-const REWIND_RANKED = {
-  title: "Back to the start?",
-  text: "In a ranked game, Redeal takes back every move one by one: the undos stay in the game's log, the move counter keeps every move made so far, and the clock runs on. Exploring has a price.",
-  yes: "Take every move back",
-};
+// The questions before leaving or rewinding a game, in the page's language.
+const LEAVE_UNRANKED = { title: "confirm.title", text: "confirm.text", yes: "confirm.leave" };
+const LEAVE_RANKED = { title: "confirm.rankedTitle", text: "confirm.rankedText", yes: "confirm.rankedYes" };
+const REWIND_RANKED = { title: "confirm.rewindTitle", text: "confirm.rewindText", yes: "confirm.rewindYes" };
+const asked = (keys) => Object.fromEntries(Object.entries(keys).map(([part, key]) => [part, t(key)]));
+const TOUR_PARAMETER = "tour"; // /?tour=1: Help's link to the walkthrough
 
 class App {
   constructor() {
@@ -61,6 +54,7 @@ class App {
     });
     this.resultsChip = $("[data-results-chip]");
     this.undoButton = $('[data-action="undo"]');
+    this.walkthrough = new Walkthrough(this);
     this.applySettings();
     const linked = this.#linkedCode();
     this.session = this.#firstSession(linked);
@@ -73,7 +67,26 @@ class App {
     if (this.session.won) this.#showWin(false);
     // A link to another deal while a game is under way: that game stays until the player agrees.
     if (linked && linked !== this.session.code) this.#openLinked(linked);
+    else this.#walkthroughAtStart(linked);
     this.#settle();
+  }
+
+  // The walkthrough: asked for by Help's link, carried on after a reload, or offered once.
+  #walkthroughAtStart(linked) {
+    const params = new URLSearchParams(location.search);
+    if (params.has(TOUR_PARAMETER)) {
+      history.replaceState(null, "", location.pathname);
+      this.startWalkthrough();
+    } else if (!this.walkthrough.resume() && !linked && location.pathname === "/") {
+      this.walkthrough.offerOnce();
+    }
+  }
+
+  /** Leave the game in progress (if the player agrees) for the walkthrough's deal, and begin. */
+  async startWalkthrough() {
+    if (!(await this.#mayLeave())) return;
+    this.startGame({ code: WALKTHROUGH.code, origin: ORIGINS.code });
+    this.walkthrough.begin();
   }
 
   /**
@@ -120,7 +133,7 @@ class App {
     try {
       return parseCode(decodeURIComponent(linked[1])).code;
     } catch (error) {
-      this.notices.show(error.message, { kind: "rule" });
+      this.notices.show(codeErrorText(error), { kind: "rule" });
       history.replaceState(null, "", "/");
       return null;
     }
@@ -154,6 +167,10 @@ class App {
   play(move) {
     const started = performance.now();
     const game = this.session.game;
+    if (!this.walkthrough.allows(move) && game.check(move) === null) {
+      this.walkthrough.nudge(); // a legal move, but not the one the walkthrough shows
+      return { code: "walkthrough", message: t("tour.notNow"), params: {} };
+    }
     const from = game.locate(move.card).column;
     const hiddenBefore = from === FOUNDATION ? 0 : game.faceDown[from];
     const group = from === FOUNDATION ? 1 : game.columns[from].length - game.locate(move.card).depth;
@@ -168,9 +185,10 @@ class App {
     this.save();
     let text = describeMove(move, from, group);
     if (from !== FOUNDATION && game.faceDown[from] < hiddenBefore) {
-      text += `; ${cardLabel(game.columns[from].at(-1))} turned up`;
+      text += `; ${t("say.turnedUp", { card: cardLabel(game.columns[from].at(-1)) })}`;
     }
     this.say(text);
+    this.walkthrough.moved(move);
     if (game.isWon()) this.#showWin(true);
     return null;
   }
@@ -178,20 +196,24 @@ class App {
   undo() {
     this.input.cancelDrag();
     this.input.clearSelection();
+    if (this.walkthrough.active) {
+      this.hint(t("tour.noUndo"));
+      return;
+    }
     const refusal = this.session.undo();
     if (refusal) {
-      this.notices.show(refusal.message);
+      this.notices.show(refusalText(refusal), { code: refusal.code });
       return;
     }
     this.notices.clear();
     this.render();
     this.save();
-    this.say("move taken back");
+    this.say(t("say.undone"));
   }
 
   refuse(refusal) {
-    if (this.settings.interactiveRules) this.notices.show(refusal.message, { kind: "rule", code: refusal.code });
-    else this.say("that move is not allowed");
+    if (this.settings.interactiveRules) this.notices.show(refusalText(refusal), { kind: "rule", code: refusal.code });
+    else this.say(t("say.refused"));
   }
 
   // Move → drawn: one measure per move, read by bench/frontend_weight.py; a long session
@@ -213,6 +235,7 @@ class App {
     this.bar.showTime(this.session.clock.elapsed());
     this.undoButton.disabled = !game.canUndo || game.isWon();
     this.keys.refresh();
+    this.walkthrough.refresh();
   }
 
   save() {
@@ -233,7 +256,7 @@ class App {
   /** Leave the game in progress only if the player agrees (nothing to lose: no question). */
   async #mayLeave() {
     if (!this.session.started || this.session.won) return true;
-    return confirmDialog(this.session.ranked ? LEAVE_RANKED : LEAVE_UNRANKED);
+    return confirmDialog(asked(this.session.ranked ? LEAVE_RANKED : LEAVE_UNRANKED));
   }
 
   /** Play `{code, issued, origin}`; the game being left is given back or submitted first. */
@@ -241,6 +264,7 @@ class App {
     this.input.cancelDrag();
     this.input.clearSelection();
     this.session.clock.stop();
+    this.walkthrough.end(); // any other game ends the walkthrough (startWalkthrough begins it after)
     if (this.dealer.leave(this.session)) this.sync.kick();
     this.session = new Session(code, { issued, origin });
     this.table.reset();
@@ -249,7 +273,7 @@ class App {
     this.render();
     this.keys.reset();
     this.save();
-    this.say(`new ${this.session.ranked ? "ranked" : "unranked"} game ${code}`);
+    this.say(t(this.session.ranked ? "say.newRanked" : "say.newUnranked", { code }));
     if (why) this.notices.show(why);
   }
 
@@ -264,7 +288,7 @@ class App {
   async redeal() {
     const { session } = this;
     if (session.ranked && !session.won) {
-      if (session.started && (await confirmDialog(REWIND_RANKED))) this.#rewind();
+      if (session.started && (await confirmDialog(asked(REWIND_RANKED)))) this.#rewind();
       return;
     }
     if (!(await this.#mayLeave())) return;
@@ -278,7 +302,7 @@ class App {
     const undone = this.session.undoAll();
     this.render();
     this.save();
-    this.say(`${undone} moves taken back: the deal is as it was dealt`);
+    this.say(t("say.rewound", { count: undone }));
   }
 
   async newGame() {
@@ -309,7 +333,7 @@ class App {
       this.save();
       this.sync.kick();
     }
-    this.say(`You won in ${result.moves} moves`);
+    this.say(t("say.won", { count: result.moves }));
     this.#showVerdict();
     this.winBanner.setLinks(game.code);
     const choice = await this.winBanner.open(result, best ?? result, isNew);
@@ -351,10 +375,12 @@ class App {
       redeal: () => this.redeal(),
       "new-game": () => this.newGame(),
       settings: () => this.settingsDialog.open(this.settings),
-      help: () => openDialog($('[data-dialog="help"]')),
+      help: async () => {
+        if ((await openDialog($('[data-dialog="help"]'))) === "tour") this.startWalkthrough();
+      },
       results: () => this.resultsDialog.open(),
-      "copy-code": () => this.#copy(this.session.code, "Game code copied"),
-      "copy-link": () => this.#copy(new URL(`/play/${this.session.code}`, location.href).href, "Link copied"),
+      "copy-code": () => this.#copy(this.session.code, t("notice.codeCopied")),
+      "copy-link": () => this.#copy(new URL(`/play/${this.session.code}`, location.href).href, t("notice.linkCopied")),
     };
     document.addEventListener("click", (event) => {
       const button = event.target.closest?.("[data-action]");
@@ -420,11 +446,16 @@ class App {
 }
 
 function describeMove(move, from, group) {
-  const label = cardLabel(move.card);
-  if (move.dest === FOUNDATION) return `${label} to the ${suitSymbol(Math.floor(move.card / 13))} foundation`;
-  if (from === FOUNDATION) return `${label} back to column ${move.dest + 1}`;
-  const more = group > 1 ? ` and ${group - 1} card${group > 2 ? "s" : ""} on it` : "";
-  return `${label}${more} to column ${move.dest + 1}`;
+  const card = cardLabel(move.card);
+  const column = move.dest + 1;
+  if (move.dest === FOUNDATION) return t("say.toFoundation", { card, suit: suitSymbol(Math.floor(move.card / 13)) });
+  if (from === FOUNDATION) return t("say.backToColumn", { card, column });
+  if (group > 1) return t("say.groupToColumn", { card, count: group - 1, column });
+  return t("say.toColumn", { card, column });
 }
+
+// The words first: the page may come from the offline cache in another language.
+await loadLanguage();
+translatePage();
 
 export const app = new App();

@@ -115,7 +115,16 @@ export function codeErrorText(error) {
 }
 
 /** The stop that ends a sentence in this language ("." or Hindi's "।"). */
-export const fullStop = () => t("meta.stop");
+export function fullStop() {
+  const stop = t("meta.stop");
+  return stop === "meta.stop" ? "." : stop; // no catalog loaded (a page without the table)
+}
+
+/** "7♥ needs a black 8" → "7♥ needs a black 8." with a capital first letter and this language's stop. */
+export function sentence(text) {
+  const ended = /[.!?।…]$/.test(text);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${ended ? "" : fullStop()}`;
+}
 
 /**
  * Put the catalog's words into markup rendered for another language (a page kept for

@@ -3,6 +3,7 @@
 // selection kept here. Nothing here changes the game directly: moves go through `app.play`.
 
 import { FOUNDATION, Move, cardLabel } from "./engine.js";
+import { t } from "./i18n.js";
 
 export const DOUBLE_TAP_MS = 300;
 const DRAG_THRESHOLD_PX = 8; // a finger wobbles: less than this is still a tap
@@ -41,7 +42,7 @@ export class Input {
     this.#selectedAt = at;
     this.table.lift(this.#game, card);
     this.table.markTargets(this.app.settings.placementHelp ? this.app.session.movesOf(card) : []);
-    this.app.say(`${cardLabel(card)} selected`);
+    this.app.say(t("say.selected", { card: cardLabel(card) }));
   }
 
   clearSelection() {
@@ -62,7 +63,7 @@ export class Input {
     this.clearSelection();
     const move = this.app.session.placementFor(card);
     if (move) return this.app.play(move);
-    this.app.hint(`no place for ${cardLabel(card)}`);
+    this.app.hint(t("notice.noPlace", { card: cardLabel(card) }));
     return null;
   }
 

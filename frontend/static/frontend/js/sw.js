@@ -36,7 +36,7 @@ self.addEventListener("message", (event) => {
 // "/replay/<id>" the replay's; the scripts read the address. null: not a page kept here.
 function shellOf(path) {
   if (path === "/" || path.startsWith("/play/")) return "/";
-  if (path === "/leaderboard" || path === "/me") return path;
+  if (path === "/leaderboard" || path === "/me" || path === "/help") return path;
   if (path.startsWith("/replay/")) return "/replay/";
   return null;
 }
@@ -61,7 +61,11 @@ async function page(request, shell) {
   const cached = await cache.match(shell);
   try {
     const response = await withTimeout(fetch(request), cached ? NETWORK_WAIT_MS : 0);
-    if (!cached || (response.ok && response.headers.get("X-Yukon-Build") === BUILD)) return response;
+    const current = response.ok && !response.redirected && response.headers.get("X-Yukon-Build") === BUILD;
+    // The kept copy follows the latest one seen: its language (a player who changes it online
+    // finds the pages in that language offline), its account links.
+    if (current) cache.put(shell, response.clone()).catch(() => {});
+    if (!cached || current) return response;
   } catch {
     if (!cached) return Response.error();
   }

@@ -3,8 +3,7 @@
 
 import { COLUMN_COUNT, FOUNDATION, SUITS, cardLabel, parseCard } from "./engine.js";
 import { CardPool, faceDownCard, suitIcon } from "./art.js";
-
-const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
+import { t } from "./i18n.js";
 // Overlap as a share of the card height: how much of a face-down / face-up card shows.
 const DOWN_SHARE = 0.11;
 const UP_SHARE = 0.28;
@@ -94,17 +93,24 @@ export class Table {
 
   #drawColumn(index, cards, hidden) {
     const column = this.columnElements[index];
-    const elements = cards.map((card, depth) => (depth < hidden ? faceDownCard() : this.#pool.face(card)));
+    const elements = cards.map((card, depth) => (depth < hidden ? this.#faceDown() : this.#pool.face(card)));
     for (const element of elements) settle(element);
     column.replaceChildren(...elements);
     const shown = cards.length - hidden;
     column.setAttribute(
       "aria-label",
       cards.length === 0
-        ? `column ${index + 1}, empty`
-        : `column ${index + 1}: ${hidden} face down, ${shown} face up, last card ${cardLabel(cards[cards.length - 1])}`,
+        ? t("table.columnEmpty", { column: index + 1 })
+        : t("table.column", { column: index + 1, down: hidden, up: shown, card: cardLabel(cards[cards.length - 1]) }),
     );
     this.#layoutColumn(index, hidden);
+  }
+
+  // A face-down card, named in the page's language (it never names the card itself).
+  #faceDown() {
+    const element = faceDownCard();
+    element.setAttribute("aria-label", t("table.faceDown"));
+    return element;
   }
 
   #drawFoundation(suit, top) {
@@ -112,14 +118,14 @@ export class Table {
     const pip = slot.firstElementChild;
     if (top < 0) {
       slot.replaceChildren(pip);
-      slot.setAttribute("aria-label", `${SUIT_NAMES[suit]} foundation, empty`);
+      slot.setAttribute("aria-label", t("table.foundationEmpty", { suit: t(`suits.${SUITS[suit]}`) }));
       return;
     }
     const element = this.#pool.face(top);
     settle(element);
     element.style.top = "";
     slot.replaceChildren(pip, element);
-    slot.setAttribute("aria-label", `${SUIT_NAMES[suit]} foundation, up to ${cardLabel(top)}`);
+    slot.setAttribute("aria-label", t("table.foundation", { suit: t(`suits.${SUITS[suit]}`), card: cardLabel(top) }));
   }
 
   // ---- layout: card offsets in a column ------------------------------------------------

@@ -2,12 +2,14 @@
 // the dialogs — new game, settings, help, leaving a game, the win banner — whose markup is
 // in play.html. A button with data-close="value" closes its dialog with that value.
 
-import { $, RULE_NAMES, formatDuration, formatNumber, sentence } from "./dom.js";
+import { $, formatDuration, formatNumber } from "./dom.js";
 import { CLASSIC, DEAL_COUNT, formatCode, parseCode } from "./engine.js";
+import { codeErrorText, sentence, t } from "./i18n.js";
 
 export { $, formatDuration, formatNumber, sentence };
 
 const NOTICE_MS = 4000;
+const RULE_NOTICE_MS = 8000; // a refusal links to its rule: time to read it and follow the link
 
 /** A new deal, drawn uniformly among all deal numbers. */
 export function randomCode(rules = CLASSIC) {
@@ -67,16 +69,18 @@ export class Bar {
 
   /** The Ranked / Unranked badge, and why a game is unranked. */
   showKind(session, { signedIn }) {
-    const why = session.ranked
-      ? "Ranked: a deal issued by the server; the result goes on the leaderboards"
-      : session.origin === "code"
-        ? "Unranked: a typed or shared code is never ranked; a win goes on this deal's board"
-        : signedIn
-          ? "Unranked: no ranked deal was at hand (offline); the next new deal may be ranked"
-          : "Unranked: sign in to play ranked deals";
+    const why = t(
+      session.ranked
+        ? "ranked.whyRanked"
+        : session.origin === "code"
+          ? "ranked.whyCode"
+          : signedIn
+            ? "ranked.whyOffline"
+            : "ranked.whySignIn",
+    );
     this.root.dataset.ranked = String(session.ranked);
     this.root.dataset.gameId = session.issued ? String(session.issued.id) : "";
-    this.kind.textContent = session.ranked ? "Ranked" : "Unranked";
+    this.kind.textContent = t(session.ranked ? "ranked.ranked" : "ranked.unranked");
     this.kind.dataset.kind = session.ranked ? "ranked" : "unranked";
     this.kind.title = why;
     this.kind.setAttribute("aria-label", why);
@@ -94,7 +98,7 @@ export class Bar {
       this.#shown.code = game.code;
       this.root.dataset.code = game.code;
       this.codeText.textContent = game.code;
-      this.rulesText.textContent = RULE_NAMES[game.rules];
+      this.rulesText.textContent = t(`rules.${game.rules}`);
       this.shareLink.href = `/play/${game.code}`;
     }
   }
@@ -112,6 +116,13 @@ export class Notices {
   constructor() {
     this.notice = $("[data-notice]");
     this.announcer = $("[data-announcer]");
+    // A message being read or pointed at stays until it is left.
+    for (const type of ["pointerenter", "focusin"]) this.notice.addEventListener(type, () => clearTimeout(this.#timer));
+    for (const type of ["pointerleave", "focusout"]) {
+      this.notice.addEventListener(type, () => {
+        if (!this.notice.hidden) this.#timer = setTimeout(() => this.clear(), NOTICE_MS);
+      });
+    }
   }
 
   /** Read out by screen readers only. The same text twice is still announced. */
@@ -119,14 +130,27 @@ export class Notices {
     this.announcer.textContent = this.announcer.textContent === text ? `${text}\u00a0` : text;
   }
 
-  /** Shown for a few seconds (and read out); `kind` "rule" for a refused move, "info" otherwise. */
+  /**
+   * Shown for a few seconds (and read out); `kind` "rule" for a refused move, "info" otherwise.
+   * A refusal's `code` makes the sentence a link to its rule in Help (/help#rule-<code>).
+   */
   show(text, { kind = "info", code = "" } = {}) {
     clearTimeout(this.#timer);
-    this.notice.textContent = sentence(text);
+    const words = sentence(text);
+    if (code) {
+      const link = document.createElement("a");
+      link.href = `/help#rule-${code}`;
+      link.dataset.ruleLink = code;
+      link.title = t("notice.ruleLink");
+      link.textContent = words;
+      this.notice.replaceChildren(link);
+    } else {
+      this.notice.textContent = words;
+    }
     this.notice.dataset.kind = kind;
     this.notice.dataset.refusal = code;
     this.notice.hidden = false;
-    this.#timer = setTimeout(() => this.clear(), NOTICE_MS);
+    this.#timer = setTimeout(() => this.clear(), code ? RULE_NOTICE_MS : NOTICE_MS);
   }
 
   clear() {
@@ -177,7 +201,7 @@ export class NewGameDialog {
       this.choice = { code: parseCode(this.input.value).code };
       this.dialog.close("code");
     } catch (error) {
-      this.error.textContent = sentence(error.message);
+      this.error.textContent = sentence(codeErrorText(error));
       this.input.focus();
     }
   }
@@ -224,14 +248,14 @@ export class WinBanner {
 
   async #shareChallenge() {
     const url = this.challenge.href;
-    const text = "Can you beat my score on this Yukon deal?";
+    const text = t("win.shareText");
     try {
       if (navigator.share && matchMedia("(pointer: coarse)").matches) {
         await navigator.share({ title: "Yukon Online", text, url });
         return;
       }
       await navigator.clipboard.writeText(url);
-      this.copied.textContent = "Link copied: send it to a friend.";
+      this.copied.textContent = t("win.linkCopied");
     } catch {
       this.copied.textContent = url; // no clipboard: the link to copy by hand
     }
@@ -250,12 +274,14 @@ export class WinBanner {
       element.textContent = text;
       element.dataset.value = String(name === "time" ? result.durationMs : result[name]);
     }
-    const rules = RULE_NAMES[result.rules];
+    const rules = t(`rules.${result.rules}`);
     const bestLine = $('[data-win="best"]', this.dialog);
-    const bestTime = typeof best.durationMs === "number" ? ` in ${formatDuration(best.durationMs)}` : "";
+    const score = formatNumber(best.score);
     bestLine.textContent = isNew
-      ? `New personal best (${rules})!`
-      : `Personal best (${rules}): ${formatNumber(best.score)}${bestTime}`;
+      ? t("win.newBest", { rules })
+      : typeof best.durationMs === "number"
+        ? t("win.best", { rules, score, time: formatDuration(best.durationMs) })
+        : t("win.bestScore", { rules, score });
     bestLine.classList.toggle("new-best", isNew);
     this.dialog.dataset.newBest = String(isNew);
     return openDialog(this.dialog);
