@@ -174,6 +174,8 @@ function wirePickers() {
     const select = form.querySelector("select");
     if (!select) continue;
     select.value = resolveLanguage();
+    const shown = form.querySelector("[data-language-shown]");
+    if (shown) shown.textContent = select.value.toUpperCase();
     for (const button of form.querySelectorAll('[type="submit"]')) button.hidden = true;
     select.addEventListener("change", () => {
       chooseLanguage(select.value);

@@ -167,7 +167,7 @@ export class Walkthrough {
   refresh() {
     for (const [element, name] of this.#marked) {
       element.classList.remove(name);
-      delete element.dataset.tour;
+      delete element.dataset.tourMark;
     }
     this.#marked = [];
     const move = this.expected;
@@ -179,7 +179,7 @@ export class Walkthrough {
       [to, "tour-to", "to"],
     ]) {
       element.classList.add(name);
-      element.dataset.tour = role;
+      element.dataset.tourMark = role;
       this.#marked.push([element, name]);
     }
   }
