@@ -1,0 +1,153 @@
+"""Languages in Chromium: the picker, the browser's own language, the table's words in each
+shipped language (from the page or put in by i18n.js), refusals in the player's language.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from helpers import BAR, READY, open_game, tap_card, tap_column
+from playwright.sync_api import Page, expect
+
+from games.engine import Game, Move
+
+pytestmark = pytest.mark.browser
+
+CATALOG_DIR = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "js" / "i18n"
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "device_scale_factor": 2}
+NOTICE = "[data-notice]"
+TRANSLATED = ["ms", "hi", "tl"]
+
+
+def catalog(language: str) -> dict:
+    return json.loads((CATALOG_DIR / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def lookup(tree: dict, key: str) -> str:
+    for part in key.split("."):
+        tree = tree[part]
+    return tree
+
+
+def keys(tree: dict, prefix: str = "") -> list[str]:
+    """Every dotted key of a catalog: "bar.moves", "say.won.one", …"""
+    found = []
+    for name, value in tree.items():
+        found += keys(value, f"{prefix}{name}.") if isinstance(value, dict) else [f"{prefix}{name}"]
+    return found
+
+
+def choose(context, base_url: str, language: str, *, cookie: str | None = None) -> None:
+    """The device's choice (as the picker keeps it) and the server's cookie, before any page."""
+    key = "yukon.language.v1"
+    context.add_init_script(f"localStorage.getItem('{key}') || localStorage.setItem('{key}', '{language}')")
+    context.add_cookies([{"name": "django_language", "value": cookie or language, "url": base_url}])
+
+
+def shown_words(page: Page) -> dict[str, str]:
+    """Every element that carries a catalog key, with its text."""
+    script = """() => [...document.querySelectorAll("[data-i18n]")]
+        .map((element) => [element.dataset.i18n, element.textContent])"""
+    return dict(page.evaluate(script))
+
+
+@pytest.mark.browser_context_args(**PHONE)
+def test_switching_to_malay_shows_the_game_bar_and_a_refusal_in_malay(live_server, page: Page, artifacts_dir):
+    code = "YU1-C-AAAAAAA"
+    game = Game(code)
+    assert game.check_move(Move.parse("6C>2").card, 1) == "wrong_colour"  # 6♣ onto 7♣
+    open_game(page, live_server.url, code)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    with page.expect_navigation():
+        page.select_option("#language-picker", "ms")
+    page.wait_for_selector(READY)
+
+    malay = catalog("ms")
+    expect(page.locator("html")).to_have_attribute("lang", "ms")
+    bar = page.locator(BAR)
+    figures = {"bar.time": "Masa", "bar.moves": "Langkah", "bar.points": "Mata", "bar.score": "Skor"}
+    for key, text in figures.items():
+        assert lookup(malay, key) == text
+        expect(bar.locator(f'[data-i18n="{key}"]')).to_have_text(text)
+    expect(page.get_by_role("button", name="Buat asal")).to_be_disabled()
+    expect(page.get_by_role("button", name="Agih baru")).to_be_visible()
+    expect(page.locator("[data-rules-text]")).to_have_text("Klasik")
+
+    tap_card(page, "6C")
+    expect(page.locator("[data-announcer]")).to_have_text("6♣ dipilih")
+    tap_column(page, 2)
+    expected = lookup(malay, "refusals.wrong_colour.red").format(card="6♣", rank="7")
+    assert expected == "6♣ memerlukan 7 merah"
+    expect(page.locator(NOTICE)).to_have_text(expected + ".")
+    expect(page.locator(NOTICE)).to_have_attribute("data-refusal", "wrong_colour")
+    page.screenshot(path=artifacts_dir / "table-phone-ms.png")
+
+    # Kept on the device and sent to the server: its pages follow.
+    assert page.evaluate("() => localStorage.getItem('yukon.language.v1')") == "ms"
+    cookies = {cookie["name"]: cookie["value"] for cookie in page.context.cookies()}
+    assert cookies["django_language"] == "ms"
+    page.locator(NOTICE).get_by_role("link").click()
+    expect(page).to_have_url(re.compile(r"/help#rule-wrong_colour$"))
+    expect(page.locator("h1")).to_have_text("Cara bermain Yukon")
+    expect(page.locator("#rule-wrong_colour h3")).to_have_text("Warna: Klasik dan Longgar")
+    page.wait_for_load_state("load")
+    page.screenshot(path=artifacts_dir / "help-phone-ms.png")
+    page.evaluate("() => scrollTo(0, 0)")
+    page.screenshot(path=artifacts_dir / "help-phone-ms-top.png")
+
+
+@pytest.mark.browser_context_args(locale="hi-IN")
+def test_with_no_choice_the_browser_language_decides(live_server, page: Page):
+    page.goto(f"{live_server.url}/help")
+    expect(page.locator("html")).to_have_attribute("lang", "hi")
+    expect(page.locator("h1")).to_have_text("Yukon कैसे खेलें")
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    expect(page.locator('[data-i18n="bar.moves"]')).to_have_text("चालें")
+    expect(page.locator("#language-picker")).to_have_value("hi")
+
+
+@pytest.mark.browser_context_args(locale="fil-PH")
+def test_a_browser_set_to_filipino_gets_tagalog(live_server, page: Page):
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    expect(page.locator('[data-i18n="bar.moves"]')).to_have_text("Galaw")
+    page.goto(f"{live_server.url}/help")
+    expect(page.locator("h1")).to_have_text("Paano laruin ang Yukon")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_untranslated_words_on_the_table(live_server, page: Page, context, language):
+    words = catalog(language)
+    english = catalog("en")
+    names = set(keys(english))
+    choose(context, live_server.url, language)
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    shown = shown_words(page)
+    assert shown, "no element names its catalog key"
+    assert {key: text for key, text in shown.items() if text != lookup(words, key)} == {}
+    # Words made by the scripts: the table's labels, and nothing that is a key rather than words.
+    labels = page.evaluate(
+        """() => [...document.querySelectorAll("[aria-label], [title]")]
+            .flatMap((e) => [e.getAttribute("aria-label"), e.getAttribute("title")]).filter(Boolean)"""
+    )
+    text = page.evaluate("() => document.body.textContent") + "\n".join(labels)
+    assert [name for name in names if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", text)] == []
+    column = page.locator('[data-column="2"]').get_attribute("aria-label")
+    assert column.startswith(lookup(words, "table.column").split("{")[0])
+    face_down = page.locator('[data-face="down"]').first.get_attribute("aria-label")
+    assert face_down == lookup(words, "table.faceDown")
+
+
+def test_a_page_kept_in_another_language_is_put_into_the_devices(live_server, page: Page, context):
+    # The server renders English (the cookie), as a page kept offline may be; the device says Tagalog.
+    choose(context, live_server.url, "tl", cookie="en")
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/play/YU1-C-AAAAAAC")
+    page.wait_for_selector(READY)
+    tagalog = catalog("tl")
+    expect(page.locator("html")).to_have_attribute("lang", "tl")
+    expect(page.get_by_role("button", name=lookup(tagalog, "bar.undo"))).to_be_visible()
+    assert {key: text for key, text in shown_words(page).items() if text != lookup(tagalog, key)} == {}
+    # And the cookie now says so, for the next page from the server.
+    cookies = {cookie["name"]: cookie["value"] for cookie in context.cookies()}
+    assert cookies["django_language"] == "tl"
