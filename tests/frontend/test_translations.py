@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,66 @@ def test_each_mo_file_is_compiled_from_its_po_file(language, tmp_path):
         assert gettext.GNUTranslations(committed)._catalog == gettext.GNUTranslations(compiled)._catalog, (
             f"locale/{language}: run python manage.py compilemessages --ignore=.venv and commit the .mo"
         )
+
+
+# --- the pages in each language ----------------------------------------------------------------------
+
+
+class _Texts(HTMLParser):
+    """The text of each heading, paragraph, list item, caption and note of a page, in order."""
+
+    BLOCKS = {"h1", "h2", "h3", "p", "li", "figcaption", "title", "button", "label"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.open: list[list[str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        classes = dict(attrs).get("class") or ""
+        if tag in self.BLOCKS or (tag == "span" and "note" in classes.split()):
+            self.open.append([])
+
+    def handle_endtag(self, tag):
+        if tag in self.BLOCKS and self.open:
+            text = " ".join("".join(self.open.pop()).split())
+            if text:
+                self.texts.append(text)
+
+    def handle_data(self, data):
+        for parts in self.open:
+            parts.append(data)
+
+
+def page_texts(client, path: str, language: str) -> list[str]:
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    assert response["Content-Language"] == language
+    parser = _Texts()
+    parser.feed(response.content.decode())
+    return parser.texts
+
+
+# Text that reads the same in every language: codes, notation, figures and the game's name.
+LANGUAGE_NEUTRAL = re.compile(r"^[\W\d_]*$|^(Yukon|YU1-[CR]-[A-Z]{7}|English|Bahasa Melayu|हिन्दी|Tagalog)$")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_help_page_has_no_english_left(client, language):
+    english = page_texts(client, "/help", "en")
+    translated = page_texts(client, "/help", language)
+    assert len(translated) == len(english)
+    pairs = zip(english, translated, strict=True)
+    same = [text for text, other in pairs if text == other and not LANGUAGE_NEUTRAL.match(text)]
+    # Words that are the same in Tagalog (Yukon's own names, borrowed words) are listed here.
+    allowed = {"tl": {"Keyboard"}}.get(language, set())
+    assert [text for text in same if text not in allowed] == []
+
+
+def test_the_help_page_draws_the_suits_the_table_draws():
+    art = (PROJECT_DIR / "frontend" / "static" / "frontend" / "js" / "art.js").read_text(encoding="utf-8")
+    sprite_file = PROJECT_DIR / "frontend" / "templates" / "frontend" / "help" / "suits.html"
+    sprite = sprite_file.read_text(encoding="utf-8")
+    shapes = re.findall(r'(?:d|cx|cy|r): "([^"]+)"', art)
+    assert len(shapes) >= 10
+    assert [shape for shape in shapes if f'"{shape}"' not in sprite] == []
