@@ -79,15 +79,25 @@ class Board:
             key = self._keys[index] = bytes((self.down[index], *self.columns[index]))
         return key
 
+    def _fresh_keys(self) -> list[bytes]:
+        keys = self._keys
+        if None in keys:
+            down, columns = self.down, self.columns
+            for index in range(COLUMN_COUNT):
+                if keys[index] is None:
+                    keys[index] = bytes((down[index], *columns[index]))
+        return keys
+
     def column_keys(self) -> list[bytes]:
-        return [self.column_key(index) for index in range(COLUMN_COUNT)]
+        """The seven column keys, in column order."""
+        return self._fresh_keys()[:]
 
     def key(self) -> bytes:
         """The same bytes for positions equal up to the order of the columns.
 
         Foundations are not in it: they hold exactly the cards missing from the columns.
         """
-        return SEPARATOR.join(sorted(self.column_keys()))
+        return SEPARATOR.join(sorted(self._fresh_keys()))
 
     def load(self, key: bytes) -> None:
         """Become the position of ``key`` (columns in key order)."""
