@@ -3,6 +3,8 @@
 // Every call resolves — never throws — with {ok, status, data}; status 0 means no answer
 // (offline, the server down, or too slow), so callers can tell "try later" from "refused".
 
+import { t } from "./i18n.js";
+
 const TIMEOUT_MS = 10_000;
 
 export function csrfToken(cookies = document.cookie) {
@@ -59,7 +61,7 @@ export function refusalText(data, status) {
     }
     if (parts.length) return parts.join("; ");
   }
-  return `the server answered ${status}`;
+  return t("api.status", { status });
 }
 
 /** A link of our own API (a page's `next` or `previous`) as a path; null for anything else. */

@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
 import { Dealer } from "./dealer.js";
 import { CLASSIC, FOUNDATION, cardLabel, parseCode, suitSymbol } from "./engine.js";
-import { codeErrorText, loadLanguage, refusalText, t, translatePage } from "./i18n.js";
+import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
 import { registerServiceWorker } from "./offline.js";
@@ -454,8 +454,7 @@ function describeMove(move, from, group) {
   return t("say.toColumn", { card, column });
 }
 
-// The words first: the page may come from the offline cache in another language.
-await loadLanguage();
+// The page may come from the offline cache in another language (i18n.js has loaded the words).
 translatePage();
 
 export const app = new App();

@@ -4,6 +4,7 @@
 
 import { api, apiPath } from "./api.js";
 import { el, formatDuration, formatNumber, formatWhen } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** `/api/replays/5531/` → `/replay/5531`; null when there is nothing to watch yet. */
 export function replayPage(replayUrl) {
@@ -26,7 +27,9 @@ function entryRow(entry, me) {
     el(
       "td",
       { class: "watch" },
-      watch ? el("a", { href: watch, "aria-label": `Watch ${entry.player.name}'s win` }, "Watch") : el("span", { class: "muted", title: "A daily deal's wins can be watched when its day is over" }, "—"),
+      watch
+        ? el("a", { href: watch, "aria-label": t("boards.watchWin", { player: entry.player.name }) }, t("boards.watch"))
+        : el("span", { class: "muted", title: t("boards.notYet") }, "—"),
     ),
   );
 }
@@ -42,12 +45,12 @@ function table(entries, me) {
         "tr",
         {},
         el("th", { class: "rank", scope: "col" }, "#"),
-        el("th", { class: "player", scope: "col" }, "Player"),
-        el("th", { class: "num score", scope: "col" }, "Score"),
-        el("th", { class: "num moves", scope: "col" }, "Moves"),
-        el("th", { class: "num time", scope: "col" }, "Time"),
-        el("th", { class: "when", scope: "col" }, "When"),
-        el("th", { class: "watch", scope: "col" }, el("span", { class: "sr-only" }, "Replay")),
+        el("th", { class: "player", scope: "col" }, t("boards.player")),
+        el("th", { class: "num score", scope: "col" }, t("boards.score")),
+        el("th", { class: "num moves", scope: "col" }, t("boards.moves")),
+        el("th", { class: "num time", scope: "col" }, t("boards.time")),
+        el("th", { class: "when", scope: "col" }, t("boards.when")),
+        el("th", { class: "watch", scope: "col" }, el("span", { class: "sr-only" }, t("boards.replay"))),
       ),
     ),
     el("tbody", {}, entries.map((entry) => entryRow(entry, me))),
@@ -59,21 +62,21 @@ function table(entries, me) {
  * `me` marks the player's own row; `empty` is said when the board has no entry. Resolves the
  * API's answer (`status` 0 when offline).
  */
-export async function showBoard(container, url, { me = null, empty = "No entry yet." } = {}) {
+export async function showBoard(container, url, { me = null, empty = t("boards.empty") } = {}) {
   container.dataset.state = "loading";
   container.setAttribute("aria-busy", "true");
   const answer = await api(url);
   container.removeAttribute("aria-busy");
   if (!answer.ok) {
     container.dataset.state = "error";
-    const text = answer.status === 0 ? "This board needs a connection." : answer.data?.detail ?? "This board cannot be shown.";
+    const text = answer.status === 0 ? t("boards.needsConnection") : (answer.data?.detail ?? t("boards.cannotShow"));
     container.replaceChildren(el("p", { class: "board-message" }, text));
     return answer;
   }
   const page = answer.data;
   if (page.ranked === false) {
     container.dataset.state = "empty";
-    container.replaceChildren(el("p", { class: "board-message" }, "You have no entry on this board yet: win a ranked deal to get one."));
+    container.replaceChildren(el("p", { class: "board-message" }, t("boards.noEntryMe")));
     return answer;
   }
   container.dataset.state = page.results.length ? "ready" : "empty";
@@ -82,13 +85,13 @@ export async function showBoard(container, url, { me = null, empty = "No entry y
     container.replaceChildren(el("p", { class: "board-message" }, empty));
     return answer;
   }
-  const pager = el("nav", { class: "pager", "aria-label": "Board pages" });
+  const pager = el("nav", { class: "pager", "aria-label": t("boards.pages") });
   const previous = apiPath(page.previous);
   const next = apiPath(page.next);
   pager.append(
-    el("button", { type: "button", dataset: { page: "previous" }, disabled: !previous }, "← Previous"),
-    el("span", { class: "muted" }, `${formatNumber(page.count)} player${page.count === 1 ? "" : "s"}`),
-    el("button", { type: "button", dataset: { page: "next" }, disabled: !next }, "Next →"),
+    el("button", { type: "button", dataset: { page: "previous" }, disabled: !previous }, t("boards.previous")),
+    el("span", { class: "muted" }, t("boards.players", { count: page.count, players: formatNumber(page.count) })),
+    el("button", { type: "button", dataset: { page: "next" }, disabled: !next }, t("boards.next")),
   );
   pager.addEventListener("click", (event) => {
     const which = event.target.closest("[data-page]")?.dataset.page;

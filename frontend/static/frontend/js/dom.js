@@ -1,6 +1,10 @@
 // Small helpers shared by every page: finding and making elements, and formatting figures,
 // times and dates. Text from the server always goes in as text (textContent), never as HTML.
 
+import { intlLocale, language, sentence, t } from "./i18n.js";
+
+export { sentence }; // in the page's language: capital first letter, its own full stop
+
 export const $ = (selector, root = document) => root.querySelector(selector);
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
@@ -40,25 +44,31 @@ export const formatRate = (rate) => (rate === null || rate === undefined ? "—"
 export function formatWhen(iso, now = new Date()) {
   const moment = new Date(iso);
   if (Number.isNaN(moment.getTime())) return "";
-  const time = moment.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
+  const locale = language() === "en" ? "en-GB" : intlLocale();
+  const time = moment.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
   if (moment.toDateString() === now.toDateString()) return time;
-  const date = moment.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
+  const date = moment.toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric" });
   return `${date}, ${time}`;
 }
 
-/** "7♥ needs a black 8" → "7♥ needs a black 8." with a capital first letter. */
-export const sentence = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;
-
-export const RULE_NAMES = Object.freeze({ classic: "Classic", relaxed: "Relaxed" });
+/** The rule sets' names in the page's language: `RULE_NAMES.classic`. */
+export const RULE_NAMES = Object.freeze({
+  get classic() {
+    return t("rules.classic");
+  },
+  get relaxed() {
+    return t("rules.relaxed");
+  },
+});
 
 /** A board key of the server as words: "classic:week:2026-W48" → "Classic, this week". */
 export function boardName(key, { current = true } = {}) {
   const [kind, period, when] = key.split(":");
-  if (kind === "deal") return "this deal";
+  if (kind === "deal") return t("boards.thisDeal");
   const rules = RULE_NAMES[kind] ?? kind;
-  if (period === "all") return `${rules}, all time`;
-  if (current) return `${rules}, ${period === "week" ? "this week" : "today"}`;
-  return `${rules}, ${when}`;
+  if (period === "all") return t("boards.allTime", { rules });
+  if (current) return t(period === "week" ? "boards.thisWeek" : "boards.today", { rules });
+  return t("boards.period", { rules, when });
 }
 
 /** The leaderboard page that shows a board key. */

@@ -190,4 +190,6 @@ if (typeof document !== "undefined") {
   if (readCookie() !== resolved) writeCookie(resolved);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wirePickers, { once: true });
   else wirePickers();
+  // Every module that imports this one runs with the words of the page's language at hand.
+  await loadLanguage(resolved);
 }

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
 import { $, $$, RULE_NAMES, formatDuration, formatNumber, formatWhen } from "./dom.js";
 import { Game } from "./engine.js";
+import { t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 import { Table } from "./table.js";
 import { Bar } from "./ui.js";
@@ -65,8 +66,8 @@ class Replay {
     const playing = status === "playing";
     const button = $('[data-replay-action="play"]');
     button.classList.toggle("playing", playing);
-    button.setAttribute("aria-label", playing ? "Pause" : "Play");
-    $("[data-play-label]", button).textContent = playing ? "Pause" : status === "ended" ? "Again" : "Play";
+    button.setAttribute("aria-label", t(playing ? "replay.pause" : "replay.play"));
+    $("[data-play-label]", button).textContent = t(playing ? "replay.pause" : status === "ended" ? "replay.again" : "replay.play");
   }
 
   play() {
@@ -119,7 +120,8 @@ class Replay {
     }
     this.seek.addEventListener("input", () => this.#step(Number(this.seek.value)));
     document.addEventListener("keydown", (event) => {
-      if (event.target.closest?.("input, button") && event.key !== "Escape") return;
+      if (event.target.closest?.("input, select, textarea")) return; // the slider has its own keys
+      if (event.target.closest?.("button, a") && (event.key === " " || event.key === "Enter")) return;
       const key = { " ": actions.play, ArrowLeft: actions.back, ArrowRight: actions.forward, Home: actions.start, End: actions.end }[event.key];
       if (key) {
         event.preventDefault();
@@ -130,8 +132,16 @@ class Replay {
 }
 
 function describe(data) {
-  const kind = data.ranked ? "ranked" : "unranked";
-  return `${data.player.name} · ${RULE_NAMES[data.rules]} ${data.code} (${kind}) · ${formatNumber(data.moves)} moves in ${formatDuration(data.duration_ms)} · ${formatWhen(data.achieved_at)}`;
+  return t("replay.describe", {
+    player: data.player.name,
+    rules: RULE_NAMES[data.rules],
+    code: data.code,
+    kind: t(data.ranked ? "replay.ranked" : "replay.unranked"),
+    count: data.moves,
+    moves: formatNumber(data.moves),
+    time: formatDuration(data.duration_ms),
+    when: formatWhen(data.achieved_at),
+  });
 }
 
 function fail(text, status = "error") {
@@ -147,15 +157,15 @@ async function load(id) {
   const answer = await api(`/api/replays/${id}/`);
   showOffline(isOffline(answer));
   if (!answer.ok) {
-    if (isOffline(answer)) fail("This replay needs a connection: you are offline.", "offline");
-    else if (answer.status === 403 && answer.data?.available_at) fail(`A daily deal's wins can be watched when its day is over: from ${formatWhen(answer.data.available_at)}.`);
-    else fail("There is no such win to watch: it may have been voided or removed.");
+    if (isOffline(answer)) fail(t("replay.offline"), "offline");
+    else if (answer.status === 403 && answer.data?.available_at) fail(t("replay.notYet", { when: formatWhen(answer.data.available_at) }));
+    else fail(t("replay.missing"));
     return false;
   }
   $("[data-replay-message]").hidden = true;
   for (const control of $$("[data-replay-controls] button, [data-replay-controls] input")) control.disabled = false;
   $("[data-replay-info]").textContent = describe(answer.data);
-  document.title = `Replay: ${answer.data.player.name}, ${answer.data.code} · Yukon Online`;
+  document.title = t("replay.title", { player: answer.data.player.name, code: answer.data.code });
   new Replay(answer.data);
   return true;
 }
@@ -164,7 +174,7 @@ installSuitSymbols();
 startPage();
 const id = REPLAY_PATH.exec(location.pathname)?.[1];
 if (!id) {
-  fail("Choose a win to watch on a leaderboard.");
+  fail(t("replay.choose"));
 } else {
   load(id).then((loaded) => {
     if (!loaded) whenOnline(() => load(id));

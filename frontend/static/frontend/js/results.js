@@ -2,7 +2,8 @@
 // with its state — waiting, sent, verified, rejected and why), the small counter in the game
 // bar, and the verdict line of the win banner (the ranks reached, once the server verified).
 
-import { RULE_NAMES, boardLink, boardName, el, formatDuration, formatNumber, formatWhen } from "./dom.js";
+import { RULE_NAMES, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
+import { t } from "./i18n.js";
 import { listResults, pendingResults } from "./sync.js";
 
 const BOARD_ORDER = ["all", "week", "day", "deal"];
@@ -25,16 +26,16 @@ function rankItems(ranks) {
 export function stateText(entry, account) {
   switch (entry.state) {
     case "waiting":
-      if (!account) return "Waiting: sign in to send it.";
-      if (entry.game != null && entry.owner != null && entry.owner !== account.id) return "Waiting for the player it was dealt to.";
-      return navigator.onLine === false ? "Waiting for a connection." : "Waiting to be sent.";
+      if (!account) return t("results.waitingSignIn");
+      if (entry.game != null && entry.owner != null && entry.owner !== account.id) return t("results.waitingPlayer");
+      return t(navigator.onLine === false ? "results.waitingConnection" : "results.waitingSend");
     case "sent":
-      return "Sent: the server is replaying the moves.";
+      return t("results.sent");
     case "verified":
-      if (entry.verdict?.won === false) return "Verified: counted as a game played, not won.";
-      return Object.keys(entry.ranks ?? {}).length ? "Verified." : "Verified: on no board (unranked, or not better than before).";
+      if (entry.verdict?.won === false) return t("results.verifiedLost");
+      return t(Object.keys(entry.ranks ?? {}).length ? "results.verified" : "results.verifiedNoBoard");
     case "rejected":
-      return `Not accepted: ${entry.reason ?? "refused"}.`.replace(/\.\.$/, ".");
+      return sentence(t("results.rejected", { reason: entry.reason ?? t("results.refused") }));
     default:
       return "";
   }
@@ -44,21 +45,21 @@ function outcome(entry) {
   const moves = entry.verdict?.moves ?? entry.moves;
   const won = entry.verdict?.won ?? entry.won;
   const time = formatDuration(entry.duration_ms ?? 0);
-  return won ? `Won in ${formatNumber(moves)} moves, ${time}` : `Left after ${formatNumber(moves)} moves, ${time}`;
+  return t(won ? "results.won" : "results.left", { count: moves, moves: formatNumber(moves), time });
 }
 
 function resultItem(entry, account) {
   const ranked = entry.game != null;
   const links = [];
-  if (entry.state === "verified" && entry.verdict?.won && entry.submission) links.push(el("a", { href: `/replay/${entry.submission}` }, "Watch"));
-  if (entry.code) links.push(el("a", { href: boardLink(`deal:${entry.code}`) }, "Deal board"));
+  if (entry.state === "verified" && entry.verdict?.won && entry.submission) links.push(el("a", { href: `/replay/${entry.submission}` }, t("results.watch")));
+  if (entry.code) links.push(el("a", { href: boardLink(`deal:${entry.code}`) }, t("results.dealBoard")));
   return el(
     "li",
     { class: "result", dataset: { result: entry.client_id, state: entry.state } },
     el(
       "div",
       { class: "result-head" },
-      el("span", { class: "badge", dataset: { kind: ranked ? "ranked" : "unranked" } }, ranked ? "Ranked" : "Unranked"),
+      el("span", { class: "badge", dataset: { kind: ranked ? "ranked" : "unranked" } }, t(ranked ? "ranked.ranked" : "ranked.unranked")),
       el("span", { class: "result-code" }, `${RULE_NAMES[entry.rules] ?? ""} ${entry.code ?? ""}`.trim()),
       el("time", { datetime: entry.finished_at }, formatWhen(entry.finished_at)),
     ),
@@ -85,9 +86,9 @@ export class ResultsDialog {
     const waiting = entries.filter((entry) => entry.state === "waiting").length;
     this.summary.textContent = entries.length
       ? waiting
-        ? `${waiting} result${waiting > 1 ? "s" : ""} waiting to be sent.${account ? "" : " Sign in to send them."}`
-        : "Everything is sent."
-      : "No result yet. Every win is submitted, and every ranked game you leave.";
+        ? `${t("results.waitingCount", { count: waiting })}${account ? "" : ` ${t("results.signInToSend")}`}`
+        : t("results.allSent")
+      : t("results.none");
     this.list.replaceChildren(...entries.map((entry) => resultItem(entry, account)));
   }
 
@@ -103,8 +104,8 @@ export function renderResultsChip(chip) {
   const waiting = pending.filter((entry) => entry.state === "waiting").length;
   chip.hidden = pending.length === 0;
   chip.dataset.pending = String(pending.length);
-  chip.textContent = waiting ? `${waiting} to send` : `${pending.length} checking`;
-  chip.title = waiting ? "Results waiting to be sent: see them" : "Results being checked by the server: see them";
+  chip.textContent = waiting ? t("results.chipWaiting", { count: waiting }) : t("results.chipChecking", { count: pending.length });
+  chip.title = t(waiting ? "results.chipWaitingTitle" : "results.chipCheckingTitle");
 }
 
 /** The win banner's verdict: where this win's result is, and the ranks once verified. */
@@ -123,10 +124,10 @@ export function renderVerdict(banner, entry, account) {
   text.textContent =
     entry.state === "verified"
       ? Object.keys(entry.ranks ?? {}).length
-        ? `Verified by the server. ${entry.game != null ? "Ranked" : "Unranked"}: your places —`
-        : "Verified by the server."
+        ? t("results.verdictPlaces", { kind: t(entry.game != null ? "ranked.ranked" : "ranked.unranked") })
+        : t("results.verdictVerified")
       : !account && entry.state === "waiting"
-        ? "Kept on this device: sign in and it goes on the leaderboards."
+        ? t("results.verdictKept")
         : stateText(entry, account);
   ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks) : []));
   const board = banner.querySelector('[data-win-link="board"]');
