@@ -257,6 +257,7 @@ def allow_fast_play(settings) -> None:
 def recorded_win(user, code: str, tokens: list[str], *, ranked: bool = True, gap_ms: int = 160):
     """A verified win of `user` on `code`, submitted and verified by the real services."""
     import uuid
+    from datetime import timedelta
 
     from django.test import TestCase
     from django.utils import timezone
@@ -267,7 +268,10 @@ def recorded_win(user, code: str, tokens: list[str], *, ranked: bool = True, gap
     game_id = None
     if ranked:
         code_ = GameCode.parse(code)
-        game_id = game_issue(user=user, rules=code_.rules.value, deal_numbers=[code_.number])[0].pk
+        issued_at = timezone.now() - timedelta(hours=1)  # played for longer than the test lasts
+        game_id = game_issue(user=user, rules=code_.rules.value, deal_numbers=[code_.number], now=issued_at)[
+            0
+        ].pk
     times = [gap_ms * (index + 1) for index in range(len(tokens))]
     data = SubmissionInput(
         client_id=uuid.uuid4(), game_id=game_id, code=None if ranked else code, log=" ".join(tokens),
@@ -278,6 +282,17 @@ def recorded_win(user, code: str, tokens: list[str], *, ranked: bool = True, gap
     submission.refresh_from_db()
     assert (submission.status, submission.won) == ("verified", True), submission.reason
     return submission
+
+
+def game_after(code: str, tokens: list[str]) -> Game:
+    """The engine's position after `tokens` (moves and undos) on the deal of `code`."""
+    game = Game(code)
+    for token in tokens:
+        if token == UNDO:
+            game.undo()
+        else:
+            game.push(Move.parse(token))
+    return game
 
 
 def play_all(page: Page, game: Game, tokens: list[str]) -> None:
@@ -291,7 +306,7 @@ def wait_until_ranked(page: Page, code: str) -> str:
     bar = page.locator(BAR)
     expect(bar).to_have_attribute("data-ranked", "true")
     expect(bar).to_have_attribute("data-code", code)
-    expect(page.locator("[data-kind]")).to_have_text("Ranked")
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Ranked")
     return bar.get_attribute("data-game-id")
 
 

@@ -49,7 +49,7 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     page.goto(f"{live_server.url}/")
     page.wait_for_selector(READY)
     expect(page.locator(BAR)).to_have_attribute("data-ranked", "false")
-    expect(page.locator("[data-kind]")).to_have_text("Unranked")
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Unranked")
 
     # Sign up from the header; the account pages bring the player back to the game.
     page.locator(NAV).get_by_role("link", name="Sign up").click()
@@ -164,7 +164,9 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
     assert left.log == " ".join(tokens[:3] + ["U", "U", "U", tokens[0]])
 
 
-def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(server, page: Page, context, monkeypatch, settings):
+def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(
+    server, page: Page, context, monkeypatch, settings
+):
     code, tokens = winning_game()
     issue_only(monkeypatch, code)
     allow_fast_play(settings)
@@ -197,4 +199,8 @@ def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(server, page:
     expect(rank_on(banner, "classic:all")).to_have_attribute("data-rank", "1")
     expect(page.locator("[data-results-chip]")).to_be_hidden()
     submission = Submission.objects.get(game_id=game_id)
-    assert (submission.status, submission.won, str(submission.client_id)) == ("verified", True, entry["client_id"])
+    assert (submission.status, submission.won, str(submission.client_id)) == (
+        "verified",
+        True,
+        entry["client_id"],
+    )

@@ -10,6 +10,7 @@ import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 
 const RULES = ["classic", "relaxed"];
 const PERIODS = ["all", "week", "day"];
+const PAGE_SIZE = 25;
 
 class LeaderboardPage {
   constructor() {
@@ -17,6 +18,8 @@ class LeaderboardPage {
     this.rules = RULES.includes(query.get("rules")) ? query.get("rules") : "classic";
     this.period = PERIODS.includes(query.get("period")) ? query.get("period") : "all";
     this.around = query.get("around") === "me";
+    // Entries a page; `?page_size=` (1–100) asks for another number.
+    this.pageSize = Math.min(100, Math.max(1, Number.parseInt(query.get("page_size"), 10) || PAGE_SIZE));
     this.deal = null;
     this.account = null;
     this.globalBoard = $('[data-board="global"]');
@@ -93,12 +96,13 @@ class LeaderboardPage {
     if (this.period !== "all") query.set("period", this.period);
     if (this.around) query.set("around", "me");
     if (this.deal) query.set("deal", this.deal);
+    if (this.pageSize !== PAGE_SIZE) query.set("page_size", String(this.pageSize));
     const search = query.toString();
     history.replaceState(null, "", `${location.pathname}${search ? `?${search}` : ""}`);
   }
 
   #loadGlobal() {
-    const query = new URLSearchParams({ rules: this.rules, period: this.period, page_size: "25" });
+    const query = new URLSearchParams({ rules: this.rules, period: this.period, page_size: String(this.pageSize) });
     if (this.around) query.set("around", "me");
     this.globalBoard.dataset.rules = this.rules;
     this.globalBoard.dataset.period = this.period;
@@ -120,7 +124,7 @@ class LeaderboardPage {
     this.dealBoard.dataset.code = code;
     const [facts] = await Promise.all([
       api(`/api/deals/${encodeURIComponent(code)}/`),
-      showBoard(this.dealBoard, `/api/deals/${encodeURIComponent(code)}/leaderboard/?page_size=25`, {
+      showBoard(this.dealBoard, `/api/deals/${encodeURIComponent(code)}/leaderboard/?page_size=${this.pageSize}`, {
         me: this.account,
         empty: "No verified win on this deal yet. Play it and be the first.",
       }),
@@ -129,12 +133,12 @@ class LeaderboardPage {
     if (facts.ok) {
       const deal = facts.data;
       const items = [
-        ["Played", formatNumber(deal.plays)],
-        ["Won", formatNumber(deal.wins)],
-        ["Players", formatNumber(deal.players)],
-        ["Best score", formatNumber(deal.best_score)],
+        ["played", "Played", formatNumber(deal.plays)],
+        ["won", "Won", formatNumber(deal.wins)],
+        ["players", "Players", formatNumber(deal.players)],
+        ["best", "Best score", formatNumber(deal.best_score)],
       ];
-      list.replaceChildren(...items.map(([name, value]) => el("div", {}, el("dt", {}, name), el("dd", {}, value))));
+      list.replaceChildren(...items.map(([key, name, value]) => el("div", { dataset: { fact: key } }, el("dt", {}, name), el("dd", {}, value))));
       if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, "Daily deal"), el("dd", {}, deal.daily.join(", "))));
     } else {
       list.replaceChildren();

@@ -11,7 +11,7 @@ import { pendingResults } from "./sync.js";
 const PERIOD_NAMES = { all: "All time", week: "This week", day: "Today" };
 
 function figure(name, value, key) {
-  return el("div", { dataset: { figure: key } }, el("dt", {}, name), el("dd", {}, value));
+  return el("div", {}, el("dt", {}, name), el("dd", { dataset: { figure: key } }, value));
 }
 
 function rulesCard(rules, figures, deviceBest) {
@@ -90,8 +90,8 @@ class MePage {
     const me = await api("/api/me/");
     showOffline(isOffline(me));
     const signedOut = me.status === 403 || me.status === 401 || (isOffline(me) && !this.account);
-    $("[data-signed-out]").hidden = !signedOut;
-    $("[data-signed-in]").hidden = signedOut;
+    $("[data-me-signed-out]").hidden = !signedOut;
+    $("[data-me-signed-in]").hidden = signedOut;
     if (signedOut || !me.ok) {
       if (!signedOut) $("[data-figures]").replaceChildren(el("p", { class: "board-message" }, "Your figures need a connection."));
       return;

@@ -28,9 +28,9 @@ export async function startPage() {
 
 /** Show or hide the page's offline note (`[data-offline]`). */
 export function showOffline(offline) {
-  const note = $("[data-offline]");
+  const note = $("p[data-offline]");
   if (note) note.hidden = !offline;
-  document.documentElement.dataset.offline = String(offline);
+  document.documentElement.dataset.connection = offline ? "offline" : "online";
 }
 
 /** The API answered nothing: offline, or the server is away. */

@@ -1,0 +1,282 @@
+"""The pages around the game in Chromium: leaderboards, the player's games, replays.
+
+Their data is made through the real services (issue, submit, verify by replay, record on the
+boards); the pages must show exactly that. Screenshots of a phone and a desktop go to
+test-artifacts/.
+"""
+
+import re
+import uuid
+from datetime import timedelta
+
+import pytest
+from helpers import (
+    BAR,
+    assert_shows,
+    game_after,
+    make_player,
+    open_game,
+    recorded_win,
+    sign_in,
+    stoppable_server,  # noqa: F401 (the `server` fixture)
+    wait_for_the_worker,
+    winning_game,
+)
+from playwright.sync_api import Page, expect
+
+from games.engine import Game, verify
+from games.services import SubmissionInput, game_issue, submission_create
+from leaderboard.models import DailyDeal
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1366, "height": 768}
+GLOBAL_ROWS = '[data-board="global"] [data-entry]'
+DEAL_ROWS = '[data-board="deal"] [data-entry]'
+
+
+def padded(tokens: list[str], extra: int) -> list[str]:
+    """The same win `extra` moves longer ("move, undo" pairs first): its score is `extra` lower."""
+    return [tokens[0], "U"] * extra + tokens
+
+
+CODE, TOKENS = winning_game()
+RELAXED = CODE.replace("-C-", "-R-")
+
+
+def players_on(page: Page, rows: str) -> list[str]:
+    return page.locator(rows).evaluate_all("(rows) => rows.map((row) => row.dataset.player)")
+
+
+def ready(page: Page) -> None:
+    page.wait_for_selector('[data-page-status="ready"]')
+
+
+def shoot(page: Page, artifacts_dir, name: str) -> None:
+    """A phone and a desktop screenshot of the page as it is; the page fits the phone's width."""
+    for size, suffix in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page.set_viewport_size(size)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), (
+            f"{name} scrolls sideways"
+        )
+        page.screenshot(path=artifacts_dir / f"{name}-{suffix}.png", full_page=suffix == "phone")
+
+
+def test_leaderboard_tabs_around_me_daily_deals_and_a_deal_board(
+    live_server, page: Page, context, artifacts_dir
+):
+    annie, bob, carol, dave, emil, fay = (
+        make_player(name) for name in ("Annie-42", "bob", "carol", "dave", "emil", "fay")
+    )
+    recorded_win(annie, CODE, TOKENS)
+    recorded_win(bob, CODE, padded(TOKENS, 3))
+    recorded_win(emil, CODE, padded(TOKENS, 5))
+    recorded_win(fay, CODE, padded(TOKENS, 8))
+    recorded_win(carol, RELAXED, TOKENS)
+    recorded_win(dave, CODE, padded(TOKENS, 1), ranked=False)  # a shared code: its deal's board only
+    sign_in(context, live_server.url, bob)
+
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server.url}/leaderboard?page_size=3")
+    ready(page)
+    board = page.locator('[data-board="global"]')
+    expect(board).to_have_attribute("data-count", "4")
+    assert players_on(page, GLOBAL_ROWS) == ["Annie-42", "bob", "emil"]
+    expect(page.locator(f"{GLOBAL_ROWS}[data-me]")).to_have_attribute("data-player", "bob")
+    best = page.locator(GLOBAL_ROWS).first
+    expect(best.locator(".rank")).to_have_text("1")
+    expect(best.locator(".score")).to_have_text(f"{verify(CODE, TOKENS).score:,}")
+    expect(best.locator(".watch a")).to_have_attribute("href", re.compile(r"^/replay/\d+$"))
+
+    # Keyset pages: next, then back.
+    page.get_by_role("button", name="Next →").click()
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(1)
+    assert players_on(page, GLOBAL_ROWS) == ["fay"]
+    expect(page.locator(GLOBAL_ROWS).first.locator(".rank")).to_have_text("4")
+    page.get_by_role("button", name="← Previous").click()
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(3)
+
+    # Tabs: the rule sets and the periods; the address keeps the choice.
+    page.get_by_role("button", name="Relaxed").click()
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(1)
+    assert players_on(page, GLOBAL_ROWS) == ["carol"]
+    expect(page).to_have_url(re.compile(r"\?rules=relaxed&page_size=3$"))
+    page.get_by_role("button", name="Today").click()
+    expect(board).to_have_attribute("data-period", "day")
+    assert players_on(page, GLOBAL_ROWS) == ["carol"]
+    page.get_by_role("button", name="Classic").click()
+    expect(board).to_have_attribute("data-rules", "classic")
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(3)
+    page.get_by_role("button", name="This week").click()
+    expect(board).to_have_attribute("data-period", "week")
+    assert players_on(page, GLOBAL_ROWS) == ["Annie-42", "bob", "emil"]
+
+    # Around me: the signed-in player with those above and below.
+    page.get_by_role("button", name="Around me").click()
+    expect(board).to_have_attribute("data-around", "true")
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(4)
+    expect(page.locator(f"{GLOBAL_ROWS}[data-me]")).to_have_attribute("data-rank", "2")
+    page.get_by_role("button", name="Top").click()
+    expect(board).to_have_attribute("data-around", "false")
+
+    # Today's deals, each with Play and its board.
+    expect(page.locator("[data-daily-deals] [data-daily]")).to_have_count(2)
+    daily = {deal.rules: deal.code for deal in DailyDeal.objects.all()}
+    for rules, code in daily.items():
+        card = page.locator(f'[data-daily="{rules}"]')
+        expect(card.locator(".code")).to_have_text(code)
+        expect(card.get_by_role("link", name="Play")).to_have_attribute("href", f"/play/{code}")
+    page.locator('[data-daily="classic"]').get_by_role("link", name="Board").click()
+    expect(page.locator('[data-board="deal"]')).to_have_attribute("data-code", daily["classic"])
+    expect(page.locator('[data-board="deal"] .board-message')).to_contain_text(
+        "No verified win on this deal yet"
+    )
+
+    # A deal's board by its code: ranked and unranked wins alike.
+    field = page.locator("[data-deal-input]")
+    field.fill("YU1-X-AAAAAAB")
+    field.press("Enter")
+    expect(page.locator("[data-deal-error]")).to_contain_text("rule letter")
+    field.fill(CODE.lower())
+    field.press("Enter")
+    expect(page.locator('[data-board="deal"]')).to_have_attribute("data-count", "5")
+    assert players_on(page, DEAL_ROWS) == ["Annie-42", "dave", "bob"]
+    expect(page.locator('[data-deal-facts] [data-fact="players"] dd')).to_have_text("5")
+    expect(page.locator('[data-deal-facts] [data-fact="won"] dd')).to_have_text("5")
+    expect(page.locator("[data-deal-play]")).to_have_attribute("href", f"/play/{CODE}")
+    page.goto(f"{live_server.url}/leaderboard?deal={CODE}")
+    ready(page)
+    expect(page.locator(DEAL_ROWS)).to_have_count(5)
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(4)
+    shoot(page, artifacts_dir, "leaderboard")
+
+
+def submit_unfinished(user, tokens: list[str]) -> None:
+    """A ranked game left after a few moves: submitted, verified, not won."""
+    from django.test import TestCase
+    from django.utils import timezone
+
+    from games.engine import GameCode
+
+    number = GameCode.parse(CODE).number
+    game = game_issue(
+        user=user, rules="classic", deal_numbers=[number], now=timezone.now() - timedelta(hours=1)
+    )[0]
+    times = [400 * (index + 1) for index in range(len(tokens))]
+    data = SubmissionInput(
+        client_id=uuid.uuid4(), game_id=game.pk, code=None, log=" ".join(tokens), move_times_ms=times,
+        duration_ms=times[-1], finished_at=timezone.now(),
+    )  # fmt: skip
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        submission_create(user=user, data=data)
+
+
+def test_me_shows_the_players_figures_ranks_and_games(live_server, page: Page, context, artifacts_dir):
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server.url}/me")
+    ready(page)
+    prompt = page.locator("[data-me-signed-out]")
+    expect(prompt).to_be_visible()
+    expect(prompt.get_by_role("link", name="Sign in")).to_have_attribute("href", "/accounts/login/?next=/me")
+
+    annie = make_player("Annie-42")
+    won = recorded_win(annie, CODE, TOKENS)
+    submit_unfinished(annie, TOKENS[:6])
+    recorded_win(annie, RELAXED, TOKENS, ranked=False)
+    sign_in(context, live_server.url, annie)
+    page.reload()
+    ready(page)
+    expect(page.locator("[data-me-title]")).to_have_text("Annie-42")
+    classic = page.locator('[data-rules-figures="classic"]')
+    figures = {
+        key: classic.locator(f'[data-figure="{key}"]').inner_text()
+        for key in ("best_score", "ranked_wins", "win_rate", "fewest_moves")
+    }
+    assert figures == {
+        "best_score": f"{won.score:,}",
+        "ranked_wins": "1",
+        "win_rate": "50%",
+        "fewest_moves": str(won.moves),
+    }
+    expect(classic.locator('[data-figure="ranked_games_finished"]')).to_have_text("2")
+    expect(classic.locator('[data-period="all"]')).to_have_attribute("data-rank", "1")
+    expect(classic.locator('[data-period="all"] a')).to_have_attribute(
+        "href", "/leaderboard?rules=classic&period=all&around=me"
+    )
+    relaxed = page.locator('[data-rules-figures="relaxed"]')
+    expect(relaxed.locator('[data-figure="unranked_wins"]')).to_have_text("1")
+    expect(relaxed.locator('[data-figure="best_score"]')).to_have_text("—")
+
+    games = page.locator("[data-history] [data-submission]")
+    expect(games).to_have_count(3)
+    results = games.evaluate_all("(items) => items.map((item) => item.dataset.result)")
+    assert results == ["won", "lost", "won"]  # newest first
+    expect(games.nth(2).get_by_role("link", name="Watch")).to_have_attribute("href", f"/replay/{won.pk}")
+    expect(games.nth(1).get_by_role("link", name="Watch")).to_have_count(0)
+    shoot(page, artifacts_dir, "me")
+
+
+def test_a_replay_plays_a_recorded_win_to_the_end(live_server, page: Page, artifacts_dir):
+    annie = make_player("Annie-42")
+    win = recorded_win(annie, CODE, TOKENS, gap_ms=160)
+    page.emulate_media(reduced_motion="reduce")
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server.url}/replay/{win.pk}")
+    replay = page.locator("[data-replay]")
+    expect(replay).to_have_attribute("data-replay-status", "paused")
+    expect(replay).to_have_attribute("data-steps", str(len(TOKENS)))
+    expect(page.locator("[data-replay-info]")).to_contain_text("Annie-42")
+    assert_shows(page, Game(CODE))
+
+    # Step forward and back, by the buttons and the keys.
+    page.get_by_role("button", name="One move forward").click()
+    page.keyboard.press("ArrowRight")
+    expect(replay).to_have_attribute("data-step", "2")
+    page.get_by_role("button", name="One move back").click()
+    expect(replay).to_have_attribute("data-step", "1")
+    assert_shows(page, game_after(CODE, TOKENS[:1]))
+
+    # At 4×, real timing: 160 ms a move becomes 40 ms; the end is the engine's won position.
+    page.get_by_role("button", name="4×").click()
+    page.get_by_role("button", name="Play").click()
+    expect(replay).to_have_attribute("data-replay-status", "playing")
+    page.wait_for_timeout(1200)
+    page.get_by_role("button", name="Pause").click()
+    expect(replay).to_have_attribute("data-replay-status", "paused")
+    step = int(replay.get_attribute("data-step"))
+    assert 5 < step < len(TOKENS)
+    assert_shows(page, game_after(CODE, TOKENS[:step]))
+    shoot(page, artifacts_dir, "replay")
+    page.get_by_role("button", name="Play").click()
+    expect(replay).to_have_attribute("data-replay-status", "ended", timeout=20_000)
+    final = game_after(CODE, TOKENS)
+    assert final.is_won()
+    assert_shows(page, final)
+    assert page.locator("[data-foundations] [data-card]").count() == 4
+    assert page.locator("[data-column] [data-card]").count() == 0  # all 52 cards on the foundations
+    expect(page.locator(BAR)).to_have_attribute("data-score", str(win.score))
+
+    page.get_by_role("button", name="Back to the deal").click()
+    expect(replay).to_have_attribute("data-step", "0")
+    assert_shows(page, Game(CODE))
+
+    page.goto(f"{live_server.url}/replay/999999")
+    expect(page.locator("[data-replay-message]")).to_contain_text("no such win")
+
+
+def test_the_pages_open_offline_and_say_their_data_needs_a_connection(server, page: Page):
+    open_game(page, server.url, CODE)
+    wait_for_the_worker(page)
+    server.stop()
+
+    page.goto(f"{server.url}/leaderboard")
+    expect(page.locator("[data-offline]")).to_be_visible()
+    expect(page.locator('[data-board="global"] .board-message')).to_have_text(
+        "This board needs a connection."
+    )
+    page.goto(f"{server.url}/replay/12")
+    expect(page.locator("[data-replay-message]")).to_contain_text("needs a connection")
+    page.goto(f"{server.url}/play/{CODE}")  # and the game still plays
+    expect(page.locator(BAR)).to_have_attribute("data-code", CODE)
