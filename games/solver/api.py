@@ -15,7 +15,7 @@ from games.engine import GameCode, Move, Rules, verify
 from games.engine.move import MOVES
 
 from .position import Position
-from .search import DEFAULT_WEIGHTS, Budget, Weights, portfolio
+from .search import DEFAULT_TEAM, Budget, Member, portfolio
 from .shorten import prune, shorten_line
 
 WON, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"
@@ -63,7 +63,7 @@ def solve(
     time_limit: float = DEFAULT_TIME_LIMIT,
     max_nodes: int = DEFAULT_MAX_NODES,
     shorten: bool | float = False,
-    weights: Weights = DEFAULT_WEIGHTS,
+    team: tuple[Member, ...] = DEFAULT_TEAM,
 ) -> Solution:
     """Search for a win from a deal (a code) or any position.
 
@@ -75,7 +75,7 @@ def solve(
     started = time.perf_counter()
     position = game if isinstance(game, Position) else Position.from_code(game)
     budget = Budget(started + time_limit, max_nodes)
-    outcome = portfolio(position, budget, weights=weights)
+    outcome = portfolio(position, budget, team)
     moves = None
     if outcome.result == WON:
         moves = prune(

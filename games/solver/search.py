@@ -56,6 +56,7 @@ class Budget:
 class Outcome:
     result: str  # "won", "unwinnable" or "unknown"
     moves: Moves = field(default_factory=list)
+    by: str = ""  # the search that decided
 
 
 @dataclass(frozen=True)
@@ -312,28 +313,45 @@ SEARCHES: dict[str, Callable[[Position, Budget, Weights], Search]] = {
 }
 
 
-def portfolio(
-    position: Position,
-    budget: Budget,
-    *,
-    weights: Weights = DEFAULT_WEIGHTS,
-    shares: dict[str, float] | None = None,
-) -> Outcome:
-    """Run the searches in turns, each getting its share of the clock, until one decides."""
-    shares = shares or {"best-first": 1.0, "depth-first": 1.0}
-    running = {name: SEARCHES[name](position, budget, weights) for name in shares}
-    used = dict.fromkeys(shares, 0.0)
-    while running:
-        if budget.exhausted():
-            return Outcome("unknown")
-        name = min(running, key=lambda n: used[n] / shares[n])
+@dataclass(frozen=True)
+class Member:
+    """One search of a portfolio: which search, rating positions how."""
+
+    search: str  # a key of SEARCHES
+    weights: Weights = DEFAULT_WEIGHTS
+
+    def __str__(self) -> str:
+        return self.search if self.weights == DEFAULT_WEIGHTS else f"{self.search} {self.weights}"
+
+
+# Searches that order moves differently win different deals: on 100 random Classic deals at
+# 100,000 positions each, these four won 84, 78, 79 and 83, and 89 together.
+DEFAULT_TEAM = (
+    Member("depth-first"),
+    Member("depth-first", Weights(face_down=10, breaks=5, covering=0, foundation=3)),
+    Member("best-first"),
+    Member("depth-first", Weights(face_down=30, breaks=2, covering=2, foundation=1)),
+)
+
+
+def portfolio(position: Position, budget: Budget, team: tuple[Member, ...] = DEFAULT_TEAM) -> Outcome:
+    """Run the searches in turns, each getting an equal share of the clock, until one decides.
+
+    Each search keeps its own table; the positions held by all count against the budget.
+    """
+    running = [SEARCHES[member.search](position, budget, member.weights) for member in team]
+    used = [0.0] * len(team)
+    while not budget.exhausted():
+        turn = min(range(len(team)), key=used.__getitem__)
         started = time.perf_counter()
         try:
-            next(running[name])
+            next(running[turn])
         except StopIteration as stop:
-            return stop.value
+            outcome: Outcome = stop.value
+            outcome.by = str(team[turn])
+            return outcome
         finally:
-            used[name] += time.perf_counter() - started
+            used[turn] += time.perf_counter() - started
     return Outcome("unknown")
 
 
