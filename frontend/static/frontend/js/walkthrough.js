@@ -174,10 +174,10 @@ export class Walkthrough {
     if (!move) return;
     const table = this.app.table;
     const to = move.dest === FOUNDATION ? table.foundationElements[suitOf(move.card)] : table.columnElements[move.dest];
-    for (const [element, name, role] of [
-      [table.cardElement(move.card), "tour-from", "from"],
-      [to, "tour-to", "to"],
-    ]) {
+    // The card to take and every card on it (they move together), and where they go.
+    const [card, ...onIt] = table.groupElements(this.app.session.game, move.card);
+    const marks = [[card, "tour-from", "from"], ...onIt.map((element) => [element, "tour-from", "group"]), [to, "tour-to", "to"]];
+    for (const [element, name, role] of marks) {
       element.classList.add(name);
       element.dataset.tourMark = role;
       this.#marked.push([element, name]);
