@@ -2,7 +2,7 @@
 
 from django.contrib import admin, messages
 
-from games.models import IssuedGame, Submission
+from games.models import HintUse, IssuedGame, SolvedDeal, Submission
 from games.services import submission_void
 from games.verification import submission_reverify
 
@@ -59,3 +59,19 @@ class SubmissionAdmin(admin.ModelAdmin):
         for submission in queryset:
             submission_void(submission=submission, voided=False)
         self.message_user(request, f"Restored {queryset.count()} result(s).", messages.SUCCESS)
+
+
+@admin.register(SolvedDeal)
+class SolvedDealAdmin(admin.ModelAdmin):
+    list_display = ("code", "result", "par", "nodes", "seconds", "time_limit", "shortened", "solved_at")
+    list_filter = ("rules", "result", "shortened")
+    search_fields = ("code",)
+    readonly_fields = [field.name for field in SolvedDeal._meta.fields]  # written by the solver only
+
+
+@admin.register(HintUse)
+class HintUseAdmin(admin.ModelAdmin):
+    list_display = ("id", "user", "code", "created_at")
+    search_fields = ("code", "user__username", "user__display_name")
+    raw_id_fields = ("user",)
+    readonly_fields = ("user", "code", "created_at")

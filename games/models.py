@@ -90,3 +90,51 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"submission {self.pk} {self.code} ({self.status})"
+
+
+class SolvedDeal(models.Model):
+    """What the solver found for one deal: the best answer known, kept across searches.
+
+    `won` and `unwinnable` are final (a replayed line, a proof); `unknown` records the largest
+    time limit tried, so a later search with more time may settle it.
+    """
+
+    class Result(models.TextChoices):
+        WON = "won", "Won"
+        UNWINNABLE = "unwinnable", "Unwinnable"
+        UNKNOWN = "unknown", "Unknown"
+
+    rules = models.CharField(max_length=7, choices=RulesChoice.choices)
+    deal_number = models.BigIntegerField()
+    code = models.CharField(max_length=13, unique=True)
+    result = models.CharField(max_length=10, choices=Result.choices)
+    par = models.PositiveIntegerField(null=True, blank=True)  # moves of the shortest win found
+    solution = models.TextField(blank=True)  # that win's log
+    nodes = models.PositiveBigIntegerField(default=0)  # positions of the last search
+    seconds = models.FloatField(default=0.0)  # time of the last search
+    time_limit = models.FloatField(default=0.0)  # the largest limit a search was given
+    shortened = models.BooleanField(default=False)  # a search for a shorter win (par) has run
+    solved_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["rules", "deal_number"], name="solved_deal_unique_number"),
+        ]
+        indexes = [models.Index(fields=["rules", "result"])]
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.result}"
+
+
+class HintUse(models.Model):
+    """A hint given to a player on a deal: their results on that code received later are assisted."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hint_uses")
+    code = models.CharField(max_length=13)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "code", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"hint on {self.code} for user {self.user_id}"

@@ -41,3 +41,41 @@ def submissions_sweep_task() -> int:
 @shared_task(name="games.games_expire", **RETRY)
 def games_expire_task() -> int:
     return games_expire()
+
+
+# Solver tasks: on the `solver` queue (CELERY_TASK_ROUTES), one at a time, with hard limits. A
+# worker lost on one (e.g. out of memory) acknowledges it rather than redelivering it forever.
+SOLVER = {
+    **RETRY,
+    "reject_on_worker_lost": False,
+    "soft_time_limit": settings.SOLVER_TASK_SOFT_TIME_LIMIT,
+    "time_limit": settings.SOLVER_TASK_TIME_LIMIT,
+}
+
+
+@shared_task(name="games.deal_pool_refill", **SOLVER)
+def deal_pool_refill_task() -> dict[str, int]:
+    """One bounded run per rule set toward SOLVER_POOL_SIZE winnable deals; off with SOLVER_POOL_REFILL=0."""
+    from games.models import RulesChoice
+    from games.solving import deal_pool_refill
+
+    if not settings.SOLVER_POOL_REFILL:
+        return {}
+    seconds = settings.SOLVER_POOL_RUN_SECONDS / len(RulesChoice.values)  # shared by the rule sets
+    refills = [
+        deal_pool_refill(
+            rules=rules,
+            count=settings.SOLVER_POOL_BATCH,
+            target=settings.SOLVER_POOL_SIZE,
+            run_seconds=seconds,
+        )
+        for rules in RulesChoice.values
+    ]
+    return {refill.rules: refill.pool_size for refill in refills}
+
+
+@shared_task(name="games.deal_par_solve", **SOLVER)
+def deal_par_solve_task(code: str) -> int | None:
+    from games.solving import deal_par_solve
+
+    return deal_par_solve(code=code).par

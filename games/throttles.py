@@ -20,3 +20,13 @@ class GameIssueThrottle(GamesRateThrottle):
 
 class SubmissionCreateThrottle(GamesRateThrottle):
     scope = "submission_create"
+
+
+class HintThrottle(GamesRateThrottle):
+    scope = "hint"
+
+
+class WinnableDealsThrottle(GamesRateThrottle):
+    """Per player when signed in, else per address (the endpoint is public)."""
+
+    scope = "winnable_deals"

@@ -3,9 +3,13 @@
 from django.urls import path
 
 from games.apis import GameIssueApi, SubmissionDetailApi, SubmissionsApi
+from games.solving_apis import HintApi, WinnableDealsApi
 
 urlpatterns = [
     path("games/", GameIssueApi.as_view(), name="api-games-issue"),
     path("submissions/", SubmissionsApi.as_view(), name="api-submissions"),
     path("submissions/<int:submission_id>/", SubmissionDetailApi.as_view(), name="api-submission-detail"),
+    # Before the leaderboard's deals/<code>/ (games' URLs are included first).
+    path("deals/winnable/", WinnableDealsApi.as_view(), name="api-deals-winnable"),
+    path("hint/", HintApi.as_view(), name="api-hint"),
 ]

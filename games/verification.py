@@ -21,6 +21,8 @@ from games import hooks
 from games.engine import ENGINE_VERSION, InvalidCodeError, verify
 from games.engine.move import UNDO
 from games.models import Submission
+from games.selectors import hint_used
+from games.solving import deal_par_request
 
 logger = logging.getLogger(__name__)
 
@@ -132,12 +134,16 @@ def submission_verify(*, submission_id: int, now: datetime | None = None) -> Sub
     with transaction.atomic():
         judgement = _judge_locked(submission)
         now = now or timezone.now()
+        # A hint given on this code before the result arrived makes it assisted, whatever the page said.
+        assisted = submission.assisted or hint_used(submission=submission)
         settled = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
-            **judgement.fields(), settled_at=now, engine_version=ENGINE_VERSION
+            **judgement.fields(), assisted=assisted, settled_at=now, engine_version=ENGINE_VERSION
         )
         if not settled:  # another run settled it first
             return Submission.objects.get(pk=submission_id)
-        settled_fields = {**judgement.fields(), "settled_at": now, "engine_version": ENGINE_VERSION}
+        settled_fields = {
+            **judgement.fields(), "assisted": assisted, "settled_at": now, "engine_version": ENGINE_VERSION
+        }
         for field, value in settled_fields.items():  # the row as stored, without reading it again
             setattr(submission, field, value)
         if judgement.counts and not submission.assisted and not submission.voided and submission.user_id:
@@ -145,6 +151,7 @@ def submission_verify(*, submission_id: int, now: datetime | None = None) -> Sub
             if ranks:
                 Submission.objects.filter(pk=submission_id).update(ranks=ranks)
                 submission.ranks = ranks
+            deal_par_request(code=submission.code)
     logger.info(
         "submission settled",
         extra={

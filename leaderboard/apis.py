@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
+from games.selectors import deal_par
 from leaderboard.boards import (
     PERIODS,
     RULES,
@@ -234,7 +235,9 @@ class DealDetailApi(APIView):
         wins = serializers.IntegerField()
         players = serializers.IntegerField(help_text="Entries on the deal's board.")
         best_score = serializers.IntegerField(allow_null=True)
-        par = serializers.IntegerField(allow_null=True, help_text="Not computed yet: always null.")
+        par = serializers.IntegerField(
+            allow_null=True, help_text="Moves of the shortest win the solver found; null until one is found."
+        )
         daily = serializers.ListField(child=serializers.DateField(), help_text="Days it was the daily deal.")
         leaderboard_url = serializers.URLField()
 
@@ -249,7 +252,7 @@ class DealDetailApi(APIView):
             "wins": summary.wins,
             "players": summary.players,
             "best_score": summary.best_score,
-            "par": None,
+            "par": deal_par(code=summary.code),
             "daily": [day.isoformat() for day in summary.daily_dates],
             "leaderboard_url": request.build_absolute_uri(f"/api/deals/{summary.code}/leaderboard/"),
         }

@@ -301,6 +301,8 @@ SPECTACULAR_SETTINGS = {
 GAMES_THROTTLE_RATES = {
     "game_issue": env.str("THROTTLE_GAME_ISSUE", default="30/min"),
     "submission_create": env.str("THROTTLE_SUBMISSION_CREATE", default="120/min"),
+    "hint": env.str("THROTTLE_HINT", default="6/min"),
+    "winnable_deals": env.str("THROTTLE_WINNABLE_DEALS", default="30/min"),  # per player, else per address
 }
 GAMES_MAX_UNPLAYED = 20  # issued games a player may hold unplayed
 GAMES_EXPIRE_AFTER_DAYS = 14  # an issued game untouched this long is expired
@@ -330,6 +332,54 @@ CELERY_BEAT_SCHEDULE.update(
 )
 
 
+# --- The solver (games/solving.py): winnable deals, par, hints, the daily deal's filter -----------
+
+# Solver work runs on its own queue, never delaying verification: `celery -A yukon_site worker
+# -Q solver -c 1`. Hints are answered in the web process (SOLVER_HINT_*), not here.
+CELERY_TASK_ROUTES = {
+    "games.deal_pool_refill": {"queue": "solver"},
+    "games.deal_par_solve": {"queue": "solver"},
+}
+SOLVER_TASK_SOFT_TIME_LIMIT = env.int("SOLVER_TASK_SOFT_TIME_LIMIT", default=300)  # seconds, per task
+SOLVER_TASK_TIME_LIMIT = SOLVER_TASK_SOFT_TIME_LIMIT + 30  # then the worker kills the task's process
+SOLVER_MAX_NODES = env.int("SOLVER_MAX_NODES", default=1_000_000)  # positions held; ~300 bytes each
+# The pool of winnable deals for unranked play, per rule set; beat refills it in bounded runs.
+# Off by default in eager mode: there is no beat, and a run would block the process sending it.
+SOLVER_POOL_REFILL = env.bool("SOLVER_POOL_REFILL", default=not CELERY_TASK_ALWAYS_EAGER)
+SOLVER_POOL_SIZE = env.int("SOLVER_POOL_SIZE", default=200)  # winnable deals wanted per rule set
+SOLVER_POOL_BATCH = env.int("SOLVER_POOL_BATCH", default=20)  # deals solved per rule set and run, at most
+SOLVER_POOL_TIME_LIMIT = env.float("SOLVER_POOL_TIME_LIMIT", default=5.0)  # seconds per deal
+SOLVER_POOL_RUN_SECONDS = env.float("SOLVER_POOL_RUN_SECONDS", default=120.0)  # a run starts no deal after
+# Par: after a deal's first counted win, a search for its shortest win (off in eager mode, where
+# it would run in the request that submitted the win; `manage.py solve_deals --par` does it).
+SOLVER_PAR_AFTER_WIN = env.bool("SOLVER_PAR_AFTER_WIN", default=not CELERY_TASK_ALWAYS_EAGER)
+SOLVER_PAR_TIME_LIMIT = env.float("SOLVER_PAR_TIME_LIMIT", default=10.0)
+# The daily deal's filter solves a candidate it has no answer for with this limit.
+SOLVER_DAILY_TIME_LIMIT = env.float("SOLVER_DAILY_TIME_LIMIT", default=5.0)
+# Hints are searched in the web process, within this budget (it holds a web worker meanwhile).
+SOLVER_HINT_TIME_LIMIT = env.float("SOLVER_HINT_TIME_LIMIT", default=2.0)
+SOLVER_HINT_MAX_NODES = env.int("SOLVER_HINT_MAX_NODES", default=200_000)
+# A refill run may start one deal just before each rule set's share of the run ends.
+_solver_longest = max(SOLVER_POOL_RUN_SECONDS + 2.4 * SOLVER_POOL_TIME_LIMIT, 1.2 * SOLVER_PAR_TIME_LIMIT)
+if SOLVER_TASK_SOFT_TIME_LIMIT <= _solver_longest:
+    raise ImproperlyConfigured(
+        f"SOLVER_TASK_SOFT_TIME_LIMIT ({SOLVER_TASK_SOFT_TIME_LIMIT}s) must exceed the longest solver run "
+        f"({_solver_longest:.0f}s: SOLVER_POOL_RUN_SECONDS and two deals, or SOLVER_PAR_TIME_LIMIT)."
+    )
+if CELERY_VISIBILITY_TIMEOUT <= SOLVER_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"CELERY_VISIBILITY_TIMEOUT must be longer than a solver task may run ({SOLVER_TASK_TIME_LIMIT}s)."
+    )
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "games-deal-pool-refill": {
+            "task": "games.deal_pool_refill",
+            "schedule": env.int("SOLVER_POOL_REFILL_INTERVAL_SECONDS", default=300),
+        },
+    }
+)
+
+
 # --- Leaderboards (leaderboard/) ------------------------------------------------------------------
 
 LEADERBOARD_PAGE_SIZE = 50  # default page size of the boards (a request may ask for up to 100)
@@ -338,7 +388,12 @@ LEADERBOARD_HOT_PAGE_SECONDS = env.float("LEADERBOARD_HOT_PAGE_SECONDS", default
 # The daily deal is an HMAC of the date with this secret; empty: derived from SECRET_KEY.
 DAILY_DEAL_SECRET = env.str("DAILY_DEAL_SECRET", default="")
 # A callable "module.function"(code) -> bool that may refuse a daily-deal candidate; empty: none.
-LEADERBOARD_DAILY_DEAL_FILTER = env.str("LEADERBOARD_DAILY_DEAL_FILTER", default="")
+# Default with a broker: only deals the solver wins (beat picks them ahead); in eager mode none,
+# since the first request of a day would pick, and solve, in the web process.
+LEADERBOARD_DAILY_DEAL_FILTER = env.str(
+    "LEADERBOARD_DAILY_DEAL_FILTER",
+    default="" if CELERY_TASK_ALWAYS_EAGER else "games.solving.deal_is_winnable",
+)
 LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # keys lb:classic:all, …
 CELERY_BEAT_SCHEDULE.update(
     {

@@ -1,0 +1,274 @@
+"""The solver in the product: solved deals, the pool of winnable deals, par, hints, the daily filter.
+
+Searches run in Celery tasks on the `solver` queue (pool refill, par), except two: a hint is
+searched in the web process within SOLVER_HINT_TIME_LIMIT, and the daily deal's filter solves a
+candidate where the daily deal is picked. A deal's `SolvedDeal` row keeps the best answer known.
+
+Ranked games never read any of this: `game_issue` draws them with `secrets` over every deal.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import GameCode, InvalidCodeError, Rules, verify
+from games.models import HintUse, IssuedGame, SolvedDeal
+from games.services import GameServiceError, SubmissionInvalid, random_deal_numbers
+from games.solver import Position, Solution, solve
+
+logger = logging.getLogger(__name__)
+
+Result = SolvedDeal.Result
+
+
+# --- Solved deals ---------------------------------------------------------------------------------
+
+
+def solved_deal_solve(
+    *,
+    code: GameCode | str,
+    time_limit: float,
+    max_nodes: int | None = None,
+    shorten: bool = False,
+    now: datetime | None = None,
+) -> SolvedDeal:
+    """Search one deal and merge the answer into its row; `shorten` searches for its par."""
+    game_code = code if isinstance(code, GameCode) else GameCode.parse(code)
+    solution = solve(
+        game_code, time_limit=time_limit, max_nodes=max_nodes or settings.SOLVER_MAX_NODES, shorten=shorten
+    )
+    return solved_deal_store(
+        code=game_code, solution=solution, time_limit=time_limit, shortened=shorten, now=now
+    )
+
+
+def solved_deal_store(
+    *,
+    code: GameCode,
+    solution: Solution,
+    time_limit: float,
+    shortened: bool = False,
+    now: datetime | None = None,
+) -> SolvedDeal:
+    """Merge one search's answer into the deal's row, creating it when missing.
+
+    `won` (a line the engine replayed) and `unwinnable` (a proof) are final; a later win only
+    lowers the par. `unknown` never overwrites an answer.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = SolvedDeal.objects.select_for_update().filter(code=str(code)).first()
+        if row is None:
+            row = SolvedDeal(
+                rules=code.rules.value, deal_number=code.number, code=str(code), result=Result.UNKNOWN
+            )
+        _merge(row, solution=solution, time_limit=time_limit, shortened=shortened, now=now)
+        try:
+            with transaction.atomic():
+                row.save()
+        except IntegrityError:  # stored meanwhile by another search: merge into that row
+            row = SolvedDeal.objects.select_for_update().get(code=str(code))
+            _merge(row, solution=solution, time_limit=time_limit, shortened=shortened, now=now)
+            row.save()
+    return row
+
+
+def _merge(row: SolvedDeal, *, solution: Solution, time_limit: float, shortened: bool, now: datetime) -> None:
+    if solution.won:
+        if row.result == Result.UNWINNABLE:
+            logger.error("solver answers disagree", extra={"code": row.code, "was": row.result})
+        row.result = Result.WON
+        if row.par is None or solution.length < row.par:
+            row.par, row.solution = solution.length, solution.log
+    elif solution.result == Result.UNWINNABLE:
+        if row.result == Result.WON:  # the replayed line wins: the proof is wrong
+            logger.error("solver answers disagree", extra={"code": row.code, "was": row.result})
+        else:
+            row.result = Result.UNWINNABLE
+    row.time_limit = max(row.time_limit, time_limit)
+    row.shortened = row.shortened or shortened
+    row.nodes, row.seconds, row.solved_at = solution.nodes, solution.seconds, now
+
+
+def solved_deal_get(*, code: str) -> SolvedDeal | None:
+    return SolvedDeal.objects.filter(code=code).first()
+
+
+# --- The pool of winnable deals (unranked play) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolRefill:
+    rules: str
+    solved: int  # deals searched in this run
+    won: int  # of which won: added to the pool
+    pool_size: int  # winnable deals of the rule set after the run
+
+
+def deal_pool_size(*, rules: str) -> int:
+    return SolvedDeal.objects.filter(rules=rules, result=Result.WON).count()
+
+
+def deal_pool_refill(
+    *,
+    rules: str,
+    count: int,
+    target: int | None = None,
+    time_limit: float | None = None,
+    run_seconds: float | None = None,
+    numbers: Iterable[int] | None = None,
+    progress: Callable[[SolvedDeal], None] | None = None,
+) -> PoolRefill:
+    """Search up to `count` deals never searched before, drawn at random, while the pool of
+    `rules` holds fewer than `target` winnable deals (None: no target).
+
+    No deal is started after `run_seconds`, so a run lasts about that plus one deal's
+    `time_limit` at most. `numbers` replaces the random deal numbers (tests).
+    """
+    time_limit = time_limit if time_limit is not None else settings.SOLVER_POOL_TIME_LIMIT
+    deadline = time.monotonic() + (run_seconds if run_seconds is not None else float("inf"))
+    numbers = iter(numbers) if numbers is not None else random_deal_numbers()
+    size = deal_pool_size(rules=rules)
+    solved = won = 0
+    for _ in range(count):
+        if (target is not None and size >= target) or time.monotonic() >= deadline:
+            break
+        number = next(numbers, None)
+        if number is None:
+            break
+        code = GameCode(Rules(rules), number)
+        if SolvedDeal.objects.filter(code=str(code)).exists():
+            continue
+        row = solved_deal_solve(code=code, time_limit=time_limit)
+        solved += 1
+        if row.result == Result.WON:
+            won += 1
+            size += 1
+        if progress is not None:
+            progress(row)
+    logger.info("deal pool refilled", extra={"rules": rules, "solved": solved, "won": won, "pool_size": size})
+    return PoolRefill(rules=rules, solved=solved, won=won, pool_size=size)
+
+
+_sampler = random.SystemRandom()
+
+
+def winnable_codes_sample(*, rules: str, count: int) -> list[str]:
+    """Up to `count` different codes of `rules` the solver has won, drawn at random."""
+    ids = list(SolvedDeal.objects.filter(rules=rules, result=Result.WON).values_list("pk", flat=True))
+    chosen = _sampler.sample(ids, min(count, len(ids)))
+    codes = dict(SolvedDeal.objects.filter(pk__in=chosen).values_list("pk", "code"))
+    return [codes[pk] for pk in chosen]
+
+
+# --- Par and the daily deal -------------------------------------------------------------------------
+
+
+def deal_par_request(*, code: str) -> None:
+    """After a counted win: search the deal's par on the solver queue once (when the transaction commits)."""
+    if not settings.SOLVER_PAR_AFTER_WIN:
+        return
+    if SolvedDeal.objects.filter(code=code, shortened=True).exists():
+        return
+    from games.tasks import deal_par_solve_task
+
+    transaction.on_commit(lambda: deal_par_solve_task.delay(code), robust=True)
+
+
+def deal_par_solve(*, code: str, time_limit: float | None = None) -> SolvedDeal:
+    """Search the shortest win of a deal (once: a deal already searched so, or unwinnable, is kept)."""
+    row = solved_deal_get(code=code)
+    if row is not None and (row.shortened or row.result == Result.UNWINNABLE):
+        return row
+    limit = time_limit if time_limit is not None else settings.SOLVER_PAR_TIME_LIMIT
+    return solved_deal_solve(code=code, time_limit=limit, shorten=True)
+
+
+def deal_is_winnable(code: str) -> bool:
+    """The daily deal's filter (LEADERBOARD_DAILY_DEAL_FILTER): True only for a deal the solver won.
+
+    Reads the deal's row; a deal never searched, or left unknown by a shorter search, is
+    searched now within SOLVER_DAILY_TIME_LIMIT. Unwinnable and unknown deals are refused.
+    """
+    limit = settings.SOLVER_DAILY_TIME_LIMIT
+    row = solved_deal_get(code=code)
+    if row is None or (row.result == Result.UNKNOWN and row.time_limit < limit):
+        row = solved_deal_solve(code=code, time_limit=limit)
+    return row.result == Result.WON
+
+
+# --- Hints --------------------------------------------------------------------------------------------
+
+
+class HintOnRankedGame(GameServiceError):
+    code = "ranked_game_in_play"
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: str | None
+    code: str = ""  # why there is no move: game_won, no_win, no_win_found
+    reason: str = ""
+
+
+def hint_give(*, user, code: str, log: str, now: datetime | None = None) -> Hint:
+    """The next move of a win from the game `log` has reached on `code`, searched here and now.
+
+    Refuses a code of the player's ranked games not finished yet (HintOnRankedGame). Records
+    the use before searching, so that the player's results on that code received afterwards
+    are assisted and enter no board. A game already won gets no hint and records nothing.
+    """
+    try:
+        game_code = GameCode.parse(code)
+    except InvalidCodeError as error:
+        raise SubmissionInvalid({"code": [str(error)]}) from None
+    tokens = log.split()
+    if len(tokens) > settings.SUBMISSION_MAX_TOKENS:
+        raise SubmissionInvalid(
+            {"log": [f"the log has {len(tokens)} tokens; at most {settings.SUBMISSION_MAX_TOKENS}"]}
+        )
+    in_play = (
+        IssuedGame.objects.filter(user=user, code=str(game_code))
+        .exclude(state=IssuedGame.State.FINISHED)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if in_play is not None:
+        raise HintOnRankedGame(f"no hints on a ranked game: game {in_play} is not finished")
+    verdict = verify(game_code, tokens)
+    if verdict.error is not None:
+        error = verdict.error
+        raise SubmissionInvalid(
+            {"log": [{"index": error.index, "token": error.token, "code": error.code, "message": str(error)}]}
+        )
+    if verdict.won:
+        return Hint(None, "game_won", "the game is already won")
+    HintUse.objects.create(user=user, code=str(game_code), created_at=now or timezone.now())
+    solution = solve(
+        Position.from_log(game_code, log),
+        time_limit=settings.SOLVER_HINT_TIME_LIMIT,
+        max_nodes=settings.SOLVER_HINT_MAX_NODES,
+    )
+    logger.info(
+        "hint given",
+        extra={
+            "user_id": user.pk,
+            "code": str(game_code),
+            "result": solution.result,
+            "seconds": solution.seconds,
+        },
+    )
+    if solution.won:
+        return Hint(str(solution.moves[0]))
+    if solution.result == Result.UNWINNABLE:
+        return Hint(None, "no_win", "there is no win from here")
+    return Hint(None, "no_win_found", "no win found from here")

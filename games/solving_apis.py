@@ -1,0 +1,114 @@
+"""The solver's API, included under /api/: winnable deals for unranked play, and hints.
+
+Examples of every answer: docs/api.md ("Winnable deals and hints").
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.apis import THROTTLED, StrictCharField, refusal
+from games.models import RulesChoice
+from games.services import SubmissionInvalid
+from games.solving import HintOnRankedGame, hint_give, winnable_codes_sample
+from games.throttles import HintThrottle, WinnableDealsThrottle
+
+WINNABLE_MAX_COUNT = 50
+
+
+class WinnableDealsApi(APIView):
+    """Codes the solver has won, at random: "Winnable deals only" in unranked play."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [WinnableDealsThrottle]
+
+    class WinnableDealsInputSerializer(serializers.Serializer):
+        rules = serializers.ChoiceField(choices=RulesChoice.choices, default=RulesChoice.CLASSIC)
+        count = serializers.IntegerField(min_value=1, max_value=WINNABLE_MAX_COUNT, default=10)
+
+    class WinnableDealsOutputSerializer(serializers.Serializer):
+        rules = serializers.CharField()
+        codes = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(
+        operation_id="deals_winnable",
+        summary="Random winnable deals (unranked play)",
+        description="Up to `count` different codes that the solver has won, drawn at random from the "
+        "pool of solved deals; fewer (even none) while the pool is smaller. Ranked games never come "
+        "from this pool.",
+        parameters=[
+            OpenApiParameter("rules", str, enum=RulesChoice.values, description="default classic"),
+            OpenApiParameter("count", int, description=f"1 … {WINNABLE_MAX_COUNT}, default 10"),
+        ],
+        responses={
+            200: WinnableDealsOutputSerializer,
+            400: OpenApiResponse(description="`{field: [message]}`"),
+            429: THROTTLED,
+        },
+    )
+    def get(self, request):
+        query = self.WinnableDealsInputSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rules, count = query.validated_data["rules"], query.validated_data["count"]
+        return Response({"rules": rules, "codes": winnable_codes_sample(rules=rules, count=count)})
+
+
+class HintApi(APIView):
+    """The next move of a win, for unranked play; the game becomes assisted."""
+
+    throttle_classes = [HintThrottle]
+
+    class HintInputSerializer(serializers.Serializer):
+        code = StrictCharField(max_length=32, help_text="The game's code.")
+        log = StrictCharField(
+            allow_blank=True,
+            max_length=settings.SUBMISSION_MAX_LOG_BYTES,
+            help_text="The moves so far; U is an undo.",
+        )
+
+    class HintOutputSerializer(serializers.Serializer):
+        move = serializers.CharField(allow_null=True, help_text="The move to play, in engine notation.")
+        code = serializers.CharField(
+            required=False, help_text="Without a move: game_won, no_win, no_win_found."
+        )
+        reason = serializers.CharField(required=False)
+
+    @extend_schema(
+        operation_id="hint",
+        summary="A hint: the next move of a win from here",
+        description=f"Searched in the web process for up to {settings.SOLVER_HINT_TIME_LIMIT} s. Every "
+        "result of the player on this code received afterwards is assisted and enters no board.",
+        request=HintInputSerializer,
+        responses={
+            200: HintOutputSerializer,
+            400: OpenApiResponse(
+                description="`{field: [message]}`; an illegal move: `{log: [{index, token, code, message}]}`."
+            ),
+            403: refusal(
+                "Not signed in (`{detail}`), or the code is a ranked game of the player's not finished yet.",
+                HintOnRankedGame.code,
+                "no hints on a ranked game: game 12 is not finished",
+            ),  # fmt: skip
+            429: THROTTLED,
+        },
+        examples=[
+            OpenApiExample("hint", value={"code": "YU1-C-AAAAAAC", "log": "4S>1 8S>1"}, request_only=True)
+        ],
+    )
+    def post(self, request):
+        serializer = self.HintInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            hint = hint_give(user=request.user, **serializer.validated_data)
+        except SubmissionInvalid as error:
+            return Response(error.errors, status=status.HTTP_400_BAD_REQUEST)
+        except HintOnRankedGame as error:
+            return Response({"detail": error.message, "code": error.code}, status=status.HTTP_403_FORBIDDEN)
+        if hint.move is not None:
+            return Response({"move": hint.move})
+        return Response({"move": None, "code": hint.code, "reason": hint.reason})
