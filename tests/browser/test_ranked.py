@@ -32,6 +32,7 @@ from games.models import IssuedGame, Submission
 pytestmark = pytest.mark.browser
 
 NAV = "[data-account-nav]"
+PHONE = {"width": 360, "height": 740}
 
 
 def rank_on(banner, board: str):
@@ -82,6 +83,9 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     assert (submission.status, submission.won, submission.ranked) == ("verified", True, True)
     assert submission.log == " ".join(tokens) and submission.client_version
     page.screenshot(path=artifacts_dir / "ranked-win-desktop.png")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts_dir / "ranked-win-phone.png")
+    page.set_viewport_size({"width": 1366, "height": 768})
 
     # The deal's board, and the global board, show the win under the player's name.
     banner.locator('[data-win-link="board"]').click()
@@ -108,7 +112,7 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
 
 
 def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitted(
-    live_server, page: Page, context, monkeypatch, settings
+    live_server, page: Page, context, monkeypatch, settings, artifacts_dir
 ):
     code, tokens = winning_game()
     issue_only(monkeypatch, code)
@@ -159,6 +163,9 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
     result = page.locator('[data-dialog="results"] [data-result]')
     expect(result).to_have_attribute("data-state", "verified", timeout=15_000)
     expect(result.locator(".result-state")).to_contain_text("counted as a game played, not won")
+    expect(page.locator("[data-results-chip]")).to_be_hidden()  # the verdict is seen
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts_dir / "results-phone.png")
     left = Submission.objects.get(game_id=first_id)
     assert (left.status, left.won, left.moves) == ("verified", False, 4)
     assert left.log == " ".join(tokens[:3] + ["U", "U", "U", tokens[0]])

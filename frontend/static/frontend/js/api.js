@@ -12,11 +12,21 @@ export function csrfToken(cookies = document.cookie) {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
+const READ_RETRY_MS = 700;
+
 /**
  * `api("/api/games/", {method: "POST", body: {...}})` → `{ok, status, data, retryAfter}`.
  * `data` is the parsed JSON answer (null when there is none); `retryAfter` is in seconds.
+ * A read the server failed (5xx) is asked once more after a moment: reading twice is harmless.
  */
-export async function api(url, { method = "GET", body, timeoutMs = TIMEOUT_MS, fetchImpl = globalThis.fetch } = {}) {
+export async function api(url, options = {}) {
+  const answer = await request(url, options);
+  if ((options.method ?? "GET") !== "GET" || answer.status < 500) return answer;
+  await new Promise((resolve) => setTimeout(resolve, READ_RETRY_MS));
+  return request(url, options);
+}
+
+async function request(url, { method = "GET", body, timeoutMs = TIMEOUT_MS, fetchImpl = globalThis.fetch } = {}) {
   const headers = { Accept: "application/json" };
   if (method !== "GET") {
     headers["Content-Type"] = "application/json";

@@ -15,7 +15,7 @@ import { registerServiceWorker } from "./offline.js";
 import { ResultsDialog, renderResultsChip, renderVerdict } from "./results.js";
 import { ORIGINS, Session } from "./session.js";
 import * as store from "./store.js";
-import { ResultsSync, findResult, onResultsChange } from "./sync.js";
+import { ResultsSync, findResult, markSeen, onResultsChange } from "./sync.js";
 import { Table } from "./table.js";
 import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, openDialog } from "./ui.js";
 import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
@@ -334,9 +334,10 @@ class App {
       this.sync.kick();
     }
     this.say(t("say.won", { count: result.moves }));
-    this.#showVerdict();
     this.winBanner.setLinks(game.code);
-    const choice = await this.winBanner.open(result, best ?? result, isNew);
+    const closed = this.winBanner.open(result, best ?? result, isNew);
+    this.#showVerdict();
+    const choice = await closed;
     if (choice === "new-deal") this.newDeal();
     else if (choice === "redeal") this.redeal();
   }
@@ -345,12 +346,16 @@ class App {
   #showVerdict() {
     const entry = this.session.resultId ? findResult(this.session.resultId) : null;
     renderVerdict(this.winBanner.dialog, entry, this.account);
+    if (entry?.seen === false && this.winBanner.dialog.open) markSeen([entry.client_id]);
   }
 
   #resultsChanged() {
-    renderResultsChip(this.resultsChip);
-    if (this.resultsDialog.dialog.open) this.resultsDialog.render();
+    if (this.resultsDialog.dialog.open) {
+      this.resultsDialog.render();
+      markSeen(); // a verdict arriving under the player's eyes is seen
+    }
     if (this.winBanner.dialog.open) this.#showVerdict();
+    renderResultsChip(this.resultsChip);
   }
 
   // ---- settings ------------------------------------------------------------------------

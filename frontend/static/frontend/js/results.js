@@ -4,7 +4,7 @@
 
 import { RULE_NAMES, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
 import { t } from "./i18n.js";
-import { listResults, pendingResults } from "./sync.js";
+import { listResults, markSeen, pendingResults, unseenResults } from "./sync.js";
 
 const BOARD_ORDER = ["all", "week", "day", "deal"];
 
@@ -60,7 +60,7 @@ function resultItem(entry, account) {
       "div",
       { class: "result-head" },
       el("span", { class: "badge", dataset: { kind: ranked ? "ranked" : "unranked" } }, t(ranked ? "ranked.ranked" : "ranked.unranked")),
-      el("span", { class: "result-code" }, `${RULE_NAMES[entry.rules] ?? ""} ${entry.code ?? ""}`.trim()),
+      el("span", { class: "result-code" }, el("span", { class: "result-rules" }, RULE_NAMES[entry.rules] ?? ""), " ", el("span", { class: "code" }, entry.code ?? "")),
       el("time", { datetime: entry.finished_at }, formatWhen(entry.finished_at)),
     ),
     el("p", { class: "result-outcome" }, outcome(entry)),
@@ -77,7 +77,8 @@ export class ResultsDialog {
     this.accountOf = accountOf;
     this.list = dialog.querySelector("[data-results-list]");
     this.summary = dialog.querySelector("[data-results-summary]");
-    dialog.querySelector('[data-action="send-results"]').addEventListener("click", () => send());
+    this.sendButton = dialog.querySelector('[data-action="send-results"]');
+    this.sendButton.addEventListener("click", () => send());
   }
 
   render() {
@@ -90,22 +91,34 @@ export class ResultsDialog {
         : t("results.allSent")
       : t("results.none");
     this.list.replaceChildren(...entries.map((entry) => resultItem(entry, account)));
+    this.sendButton.hidden = !waiting || !account; // nothing to send, or no one to send it as
   }
 
   open() {
     this.render();
     if (!this.dialog.open) this.dialog.showModal();
+    markSeen();
   }
 }
 
-/** The bar's counter of results not settled yet; hidden when there are none. */
+/** The bar's counter: results not settled yet, or settled and not seen; hidden when there are none. */
 export function renderResultsChip(chip) {
   const pending = pendingResults();
+  const fresh = unseenResults();
   const waiting = pending.filter((entry) => entry.state === "waiting").length;
-  chip.hidden = pending.length === 0;
+  const refused = fresh.filter((entry) => entry.state === "rejected").length;
+  chip.hidden = pending.length + fresh.length === 0;
   chip.dataset.pending = String(pending.length);
-  chip.textContent = waiting ? t("results.chipWaiting", { count: waiting }) : t("results.chipChecking", { count: pending.length });
-  chip.title = t(waiting ? "results.chipWaitingTitle" : "results.chipCheckingTitle");
+  chip.dataset.fresh = String(fresh.length);
+  const [text, title, count] = waiting
+    ? ["results.chipWaiting", "results.chipWaitingTitle", waiting]
+    : pending.length
+      ? ["results.chipChecking", "results.chipCheckingTitle", pending.length]
+      : refused
+        ? ["results.chipRefused", "results.chipNewTitle", refused]
+        : ["results.chipNew", "results.chipNewTitle", fresh.length];
+  chip.textContent = t(text, { count });
+  chip.title = t(title);
 }
 
 /** The win banner's verdict: where this win's result is, and the ranks once verified. */

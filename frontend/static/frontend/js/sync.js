@@ -53,14 +53,27 @@ function writeOutbox(entries) {
   dispatchEvent(new CustomEvent(CHANGE_EVENT));
 }
 
+// A result that settles is new to the player until they have seen its verdict (markSeen).
 function update(clientId, changes) {
-  writeOutbox(readOutbox().map((entry) => (entry.client_id === clientId ? { ...entry, ...changes, updated_at: new Date().toISOString() } : entry)));
+  const settled = changes.state === "verified" || changes.state === "rejected";
+  const change = { ...changes, ...(settled ? { seen: false } : {}), updated_at: new Date().toISOString() };
+  writeOutbox(readOutbox().map((entry) => (entry.client_id === clientId ? { ...entry, ...change } : entry)));
 }
 
 /** Every result on this device, newest first. */
 export const listResults = () => readOutbox().reverse();
 
 export const findResult = (clientId) => readOutbox().find((entry) => entry.client_id === clientId) ?? null;
+
+/** Settled results whose verdict the player has not seen yet. */
+export const unseenResults = () => readOutbox().filter((entry) => entry.seen === false);
+
+/** The player has seen these verdicts (all of them without `clientIds`). */
+export function markSeen(clientIds = null) {
+  const entries = readOutbox();
+  const seen = (entry) => entry.seen === false && (clientIds === null || clientIds.includes(entry.client_id));
+  if (entries.some(seen)) writeOutbox(entries.map((entry) => (seen(entry) ? { ...entry, seen: true } : entry)));
+}
 
 /** The results not settled yet (waiting or sent). */
 export const pendingResults = () => readOutbox().filter((entry) => entry.state === "waiting" || entry.state === "sent");
@@ -147,7 +160,8 @@ export async function pollSent({ account, fetchImpl } = {}) {
   return unsettled;
 }
 
-const UPLOAD_RETRY_MS = [15_000, 30_000, 60_000, 120_000, 300_000, 600_000];
+// The first retry comes soon (a passing server error), then the pauses grow.
+const UPLOAD_RETRY_MS = [3_000, 15_000, 60_000, 120_000, 300_000, 600_000];
 const POLL_MS = [500, 1000, 2000, 4000, 8000, 15_000, 30_000];
 
 /**
@@ -160,6 +174,7 @@ export class ResultsSync {
   #uploadTry = 0;
   #pollTry = 0;
   #running = null;
+  #again = false;
 
   /** `accountOf()` returns the signed-in account ({id, name}) or null. */
   constructor(accountOf) {
@@ -178,13 +193,20 @@ export class ResultsSync {
   }
 
   async #round() {
-    if (this.#running) return this.#running;
+    if (this.#running) {
+      this.#again = true; // something new came during this round: one more round after it
+      return this.#running;
+    }
     clearTimeout(this.#timer);
     this.#running = (async () => {
-      const account = this.accountOf();
-      const upload = await uploadPending({ account });
-      const unsettled = await pollSent({ account });
-      this.#plan(upload, unsettled, account);
+      let upload;
+      do {
+        this.#again = false;
+        const account = this.accountOf();
+        upload = await uploadPending({ account });
+        const unsettled = await pollSent({ account });
+        if (!this.#again) this.#plan(upload, unsettled, account);
+      } while (this.#again);
       return upload;
     })().finally(() => (this.#running = null));
     return this.#running;
