@@ -85,5 +85,6 @@ stack: $(RUNTIME_STAMP)
 	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} \
 		$(BIN)/gunicorn -c python:yukon_site.gunicorn_conf yukon_site.wsgi & \
 	$(BIN)/celery -A yukon_site worker --loglevel INFO & \
+	$(BIN)/celery -A yukon_site worker -Q solver -c 1 --hostname solver@%h --loglevel INFO & \
 	$(BIN)/celery -A yukon_site beat --loglevel INFO --schedule var/celerybeat-schedule & \
 	wait -n

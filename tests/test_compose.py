@@ -7,8 +7,8 @@ import pytest
 import yaml
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-SERVICES = {"postgres", "redis", "web", "worker", "beat"}
-APP_SERVICES = {"web", "worker", "beat"}
+SERVICES = {"postgres", "redis", "web", "worker", "solver", "beat"}
+APP_SERVICES = {"web", "worker", "solver", "beat"}
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def words(command) -> str:
     return command if isinstance(command, str) else " ".join(command)
 
 
-def test_the_stack_has_its_five_services(compose):
+def test_the_stack_has_its_six_services(compose):
     assert set(compose["services"]) == SERVICES
 
 
@@ -51,7 +51,7 @@ def test_redis_persists_and_never_evicts(compose):
 
 def test_servers_have_health_checks_and_apps_wait_for_them(compose):
     services = compose["services"]
-    for name in ("postgres", "redis", "web", "worker"):
+    for name in ("postgres", "redis", "web", "worker", "solver"):
         assert services[name]["healthcheck"]["test"], name
     for name in APP_SERVICES:
         depends = services[name]["depends_on"]
@@ -77,6 +77,16 @@ def test_each_app_service_starts_its_own_process(compose):
     assert "celery -A yukon_site worker" in words(services["worker"]["command"])
     assert "celery -A yukon_site beat" in words(services["beat"]["command"])
     assert "/healthz" in words(services["web"]["healthcheck"]["test"])
+
+
+def test_the_solver_worker_takes_only_its_queue_one_task_at_a_time(compose):
+    services = compose["services"]
+    solver = words(services["solver"]["command"])
+
+    assert "celery -A yukon_site worker -Q solver -c 1" in solver
+    assert "--hostname solver@%h" in solver
+    assert "--destination solver@$$HOSTNAME" in words(services["solver"]["healthcheck"]["test"])
+    assert "-Q" not in words(services["worker"]["command"])  # the default queue only: verification
 
 
 def test_the_dockerfile_installs_the_pins_and_runs_unprivileged():

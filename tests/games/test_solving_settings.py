@@ -1,0 +1,78 @@
+"""The solver's settings under controlled environments, each in a fresh Python process."""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+
+from games_helpers import PROJECT_DIR
+
+SHOW = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "filter": settings.LEADERBOARD_DAILY_DEAL_FILTER,
+    "refill": settings.SOLVER_POOL_REFILL,
+    "par": settings.SOLVER_PAR_AFTER_WIN,
+    "schedule": settings.CELERY_BEAT_SCHEDULE["games-deal-pool-refill"],
+    "routes": settings.CELERY_TASK_ROUTES,
+}))
+"""
+KEY = secrets.token_urlsafe(50)
+
+
+def run(**variables: str) -> subprocess.CompletedProcess:
+    env = {
+        "PATH": os.environ["PATH"],
+        "DJANGO_SETTINGS_MODULE": "yukon_site.settings",
+        "SECRET_KEY": KEY,
+        **variables,
+    }
+    return subprocess.run(
+        [sys.executable, "-c", SHOW], cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def shown(**variables: str) -> dict:
+    result = run(**variables)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_deal():
+    settings = shown(REDIS_URL="redis://127.0.0.1:6379/5")
+
+    assert settings["filter"] == "games.solving.deal_is_winnable"
+    assert settings["refill"] is True and settings["par"] is True
+    assert settings["schedule"] == {"task": "games.deal_pool_refill", "schedule": 300}
+    assert settings["routes"] == {
+        "games.deal_pool_refill": {"queue": "solver"},
+        "games.deal_par_solve": {"queue": "solver"},
+    }
+
+
+def test_in_eager_mode_nothing_is_searched_behind_a_request():
+    settings = shown()
+
+    assert settings["filter"] == ""
+    assert settings["refill"] is False and settings["par"] is False
+
+
+def test_each_can_be_set_from_the_environment():
+    settings = shown(
+        REDIS_URL="redis://127.0.0.1:6379/5",
+        LEADERBOARD_DAILY_DEAL_FILTER="",
+        SOLVER_POOL_REFILL="0",
+        SOLVER_PAR_AFTER_WIN="0",
+    )
+
+    assert (settings["filter"], settings["refill"], settings["par"]) == ("", False, False)
+
+
+def test_a_task_limit_shorter_than_a_search_is_refused():
+    result = run(SOLVER_TASK_SOFT_TIME_LIMIT="60")
+
+    assert result.returncode != 0
+    assert "SOLVER_TASK_SOFT_TIME_LIMIT (60s) must exceed the longest solver run" in result.stderr

@@ -1,0 +1,94 @@
+"""The solver queue on the full stack: a real `celery worker -Q solver -c 1` beside the default worker.
+
+Run with DATABASE_URL (PostgreSQL) and REDIS_URL set: `make test PYTEST_ARGS='-m stack'`.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from games_helpers import PROJECT_DIR, WINS, body
+from rest_framework.test import APIClient
+
+from games.models import SolvedDeal
+from games.tasks import deal_par_solve_task, deal_pool_refill_task
+from yukon_site.celery import app
+
+pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
+
+CODE = "YU1-C-AAAAAAC"
+LOG = next(win["log"] for win in WINS if win["code"] == CODE)
+
+
+@pytest.fixture
+def celery_worker_env() -> dict[str, str]:
+    """Small searches, so that the solver worker answers in about a second."""
+    return {"SOLVER_PAR_TIME_LIMIT": "0.5", "SOLVER_POOL_BATCH": "1", "SOLVER_POOL_TIME_LIMIT": "0.2"}
+
+
+@pytest.fixture
+def solver_worker(celery_worker_process, tmp_path):
+    """`celery -A yukon_site worker -Q solver -c 1`, started like the default worker (same environment)."""
+
+    class SolverWorker(type(celery_worker_process)):
+        def start(self, timeout: float = 60) -> None:
+            self.name = f"solver-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+            command = [sys.executable, "-m", "celery", "-A", "yukon_site", "worker", "-Q", "solver",
+                       "-c", "1", "--hostname", self.name, "--loglevel", "INFO",
+                       "--without-gossip", "--without-mingle"]  # fmt: skip
+            with self.log_path.open("a") as log:
+                self.process = subprocess.Popen(
+                    command, cwd=PROJECT_DIR, env=self.env, stdout=log,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                )  # fmt: skip
+            self._wait_until_ready(timeout)
+
+    worker = SolverWorker(env=celery_worker_process.env, log_path=tmp_path / "solver-worker.log")
+    yield worker
+    worker.stop()
+
+
+def queues_of(worker) -> list[str]:
+    answer = app.control.inspect([worker.name], timeout=2).active_queues() or {}
+    return sorted(queue["name"] for queue in answer.get(worker.name, []))
+
+
+def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := condition():
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"{what} not met within {timeout}s")
+
+
+def test_only_the_solver_worker_takes_solver_tasks(celery_worker_process, solver_worker):
+    deal_par_solve_task.delay(CODE)
+    time.sleep(2)
+    assert not SolvedDeal.objects.exists(), "the default worker took a solver task"
+    assert queues_of(celery_worker_process) == ["celery"]
+
+    solver_worker.start()
+    row = wait_for(lambda: SolvedDeal.objects.filter(code=CODE).first(), what="the par search")
+
+    assert queues_of(solver_worker) == ["solver"]
+    assert (row.result, row.shortened, row.time_limit) == ("won", True, 0.5)
+    deal_pool_refill_task.delay()
+    wait_for(lambda: SolvedDeal.objects.filter(rules="relaxed").exists(), what="the pool refill")
+    assert SolvedDeal.objects.filter(rules="classic").count() == 2  # the deal above and one random deal
+
+
+def test_a_first_win_gets_its_par_from_the_solver_worker(celery_worker_process, solver_worker, player):
+    solver_worker.start()
+    api = APIClient()
+    api.force_login(player)
+
+    assert api.post("/api/submissions/", body(log=LOG, code=CODE), format="json").status_code == 202
+
+    row = wait_for(lambda: SolvedDeal.objects.filter(code=CODE, shortened=True).first(), what="the par")
+    assert api.get(f"/api/deals/{CODE}/").json()["par"] == row.par
