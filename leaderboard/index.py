@@ -113,6 +113,48 @@ local last = math.min(rank + span, count - 1)
 return {count, rank, first, redis.call('zrevrange', key, first, last, 'WITHSCORES')}
 """
 
+# KEYS: boards. ARGV, for each board in turn: q, q × (sort key, member) to rank, then w,
+# w × (sort key, member) of entries written by the caller's open transaction (not in Redis
+# yet). Returns per board false for a missing key, else the entries ahead of each query:
+# members above it, corrected for the caller's written entries and a stale score of its own.
+_AHEAD = """
+local function before(s1, m1, s2, m2) return s1 > s2 or (s1 == s2 and m1 > m2) end
+local out, i = {}, 1
+for k = 1, #KEYS do
+  local key, queries, written = KEYS[k], {}, {}
+  for j = 1, tonumber(ARGV[i]) do queries[j] = {ARGV[i + 2 * j - 1], ARGV[i + 2 * j]} end
+  i = i + 1 + 2 * #queries
+  for j = 1, tonumber(ARGV[i]) do written[j] = {tonumber(ARGV[i + 2 * j - 1]), ARGV[i + 2 * j]} end
+  i = i + 1 + 2 * #written
+  if redis.call('exists', key) == 0 then
+    out[k] = false
+  else
+    for _, w in ipairs(written) do w[3] = tonumber(redis.call('zscore', key, w[2])) end
+    local ahead = {}
+    for j, q in ipairs(queries) do
+      local text, member = q[1], q[2]
+      local score = tonumber(text)
+      local n = redis.call('zcount', key, '(' .. text, '+inf')
+      for _, m in ipairs(redis.call('zrangebyscore', key, text, text)) do
+        if m > member then n = n + 1 end
+      end
+      local own = tonumber(redis.call('zscore', key, member))
+      if own and own > score then n = n - 1 end
+      for _, w in ipairs(written) do
+        if w[2] ~= member then
+          local now = before(w[1], w[2], score, member)
+          local was = w[3] ~= nil and before(w[3], w[2], score, member)
+          if now and not was then n = n + 1 elseif was and not now then n = n - 1 end
+        end
+      end
+      ahead[j] = n
+    end
+    out[k] = ahead
+  end
+end
+return out
+"""
+
 # KEYS: lock. ARGV: token. Deletes the lock only if it is still ours.
 _UNLOCK = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
@@ -157,6 +199,7 @@ class RedisBoardIndex:
         self._load = client.register_script(_LOAD)
         self._page = client.register_script(_PAGE)
         self._around = client.register_script(_AROUND)
+        self._ahead = client.register_script(_AHEAD)
         self._unlock = client.register_script(_UNLOCK)
 
     # --- keys -------------------------------------------------------------------------------
@@ -224,6 +267,30 @@ class RedisBoardIndex:
         if rank is not None:
             return int(rank)
         return -1 if self.client.exists(key) else None
+
+    def entries_ahead(
+        self, queries: dict[str, list[IndexItem]], *, written: dict[str, list[IndexItem]] | None = None
+    ) -> dict[str, list[int] | None]:
+        """For each board, how many entries are ahead of each queried (sort_key, user_id): one call.
+
+        `written` are entries the caller's open transaction wrote, which reach Redis only after
+        its commit: they count as if they were there. None for a board whose key is missing."""
+        written = written or {}
+        boards = list(queries)
+        args: list = []
+        for board in boards:
+            asked, wrote = queries[board], written.get(board, [])
+            args.append(len(asked))
+            for item in asked:
+                args += [item.sort_key, member_for(item.user_id)]
+            args.append(len(wrote))
+            for item in wrote:
+                args += [item.sort_key, member_for(item.user_id)]
+        answer = self._ahead(keys=[self.key(board) for board in boards], args=args)
+        return {
+            board: None if found is None else [int(n) for n in found]
+            for board, found in zip(boards, answer, strict=True)
+        }
 
     # --- rebuild ----------------------------------------------------------------------------
 

@@ -10,13 +10,14 @@ import datetime as dt
 import time
 from dataclasses import dataclass
 
+import redis
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from leaderboard.hot_pages import hot_page
-from leaderboard.index import IndexSlice, RedisBoardIndex
-from leaderboard.indexing import index_read
+from leaderboard.index import IndexItem, IndexSlice, RedisBoardIndex
+from leaderboard.indexing import board_index, index_failed, index_read
 from leaderboard.models import BoardEntry, DailyDeal
 
 
@@ -157,9 +158,62 @@ def _around_sql(board: str, *, user_id: int, span: int) -> BoardPage | None:
 
 
 def entry_rank_sql(*, board: str, user_id: int) -> int | None:
-    """The player's rank on a board, by SQL (used inside transactions, where Redis lags)."""
+    """The player's rank on a board, by SQL."""
     own = _rows(f"SELECT sort_key FROM {_ENTRY} WHERE board = %s AND user_id = %s", [board, user_id])
     return None if not own else _rank_sql(board, Cursor(own[0][0], user_id))
+
+
+def _entry_keys_sql(entries: set[tuple[str, int]], *, ranked: bool) -> dict[tuple[str, int], tuple]:
+    """(sort_key,) or (sort_key, rank) of each (board, user_id) that has an entry: one query."""
+    boards, users = sorted({board for board, _ in entries}), sorted({user for _, user in entries})
+    rank = (
+        f", 1 + (SELECT COUNT(*) FROM {_ENTRY} e WHERE e.board = q.board"
+        " AND e.sort_key >= q.sort_key AND NOT (e.sort_key = q.sort_key AND e.user_id >= q.user_id))"
+    )
+    marks = ", ".join(["%s"] * len(boards)), ", ".join(["%s"] * len(users))
+    sql = (
+        f"SELECT q.board, q.user_id, q.sort_key{rank if ranked else ''} FROM {_ENTRY} q "
+        f"WHERE q.board IN ({marks[0]}) AND q.user_id IN ({marks[1]})"
+    )
+    found = {(row[0], row[1]): row[2:] for row in _rows(sql, [*boards, *users])}
+    return {pair: values for pair, values in found.items() if pair in entries}
+
+
+def entry_ranks(
+    *, entries: set[tuple[str, int]], written: dict[tuple[str, int], int]
+) -> dict[tuple[str, int], int]:
+    """The ranks of players' entries, (board, user_id) → rank, inside the transaction that wrote them.
+
+    `written` are the entries (→ sort key) this transaction wrote. From Redis (O(log N) each,
+    with the written entries counted as if they were there) for boards whose key is built,
+    else by SQL counts (linear in the rank). Both see the results committed before; Redis may
+    miss the last milliseconds' ones, still on their way to it. Entries not found are left out.
+    """
+    if not entries:
+        return {}
+    index = board_index()
+    if index is None:
+        return {pair: values[1] for pair, values in _entry_keys_sql(entries, ranked=True).items()}
+    keys = {pair: values[0] for pair, values in _entry_keys_sql(entries, ranked=False).items()}
+    queries: dict[str, list[IndexItem]] = {}
+    for (board, user_id), key in keys.items():
+        queries.setdefault(board, []).append(IndexItem(user_id, key))
+    wrote: dict[str, list[IndexItem]] = {}
+    for (board, user_id), key in written.items():
+        wrote.setdefault(board, []).append(IndexItem(user_id, key))
+    try:
+        ahead = index.entries_ahead(queries, written=wrote)
+    except redis.RedisError as error:
+        index_failed(error)
+        ahead = dict.fromkeys(queries)
+    ranks = {}
+    for board, items in queries.items():
+        if ahead[board] is not None:
+            ranks.update({(board, item.user_id): 1 + n for item, n in zip(items, ahead[board], strict=True)})
+    missing = {pair for pair in keys if pair not in ranks}
+    if missing:
+        ranks.update({pair: values[1] for pair, values in _entry_keys_sql(missing, ranked=True).items()})
+    return ranks
 
 
 # --- Redis ------------------------------------------------------------------------------------------

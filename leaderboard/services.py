@@ -1,6 +1,6 @@
 """Writes of the leaderboard: entries from verified wins, a player's rebuild, daily deals.
 
-`result_record` and `player_entries_rebuild` are the seam called by games (through the
+`results_record` and `player_entries_rebuild` are the seam called by games (through the
 settings LEADERBOARD_RESULT_RECORDER / LEADERBOARD_PLAYER_REBUILD), inside the transaction
 that changes the results. PostgreSQL is written at once; Redis after the commit.
 """
@@ -11,7 +11,9 @@ import datetime as dt
 import hashlib
 import hmac
 import logging
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -24,7 +26,7 @@ from leaderboard.boards import boards_for_result, sort_key, truncate_to_second
 from leaderboard.index import IndexChange
 from leaderboard.indexing import index_changes_schedule
 from leaderboard.models import BoardEntry, DailyDeal, LogFingerprint, ReplayFlag
-from leaderboard.selectors import daily_deal_cache_clear, entry_rank_sql
+from leaderboard.selectors import daily_deal_cache_clear, entry_ranks
 
 logger = logging.getLogger(__name__)
 
@@ -48,86 +50,127 @@ def player_may_rank(user) -> bool:
 
 
 def result_record(*, submission: Submission) -> dict[str, int]:
-    """Enter a verified win on every board it qualifies for, keeping each player's best.
+    """`results_record` of one result: the player's rank on each board it entered."""
+    return results_record(submissions=[submission]).get(submission.pk, {})
 
-    Runs inside the transaction that settles `submission`. An entry is replaced only by a
-    better result (higher score, or the same score reached in an earlier second). Returns the
-    player's rank on each of those boards (board key → rank, from SQL, in this transaction).
+
+@dataclass(frozen=True)
+class _Candidate:
+    submission: Submission
+    achieved_at: dt.datetime
+    key: int
+
+
+def results_record(*, submissions: Sequence[Submission]) -> dict[int, dict[str, int]]:
+    """Enter verified wins on every board they qualify for, keeping each player's best.
+
+    Runs inside the transaction that settles `submissions`; the same as recording them one by
+    one in id order, in a few statements: an entry is replaced only by a better result (higher
+    score, or the same score reached in an earlier second). Returns, per counted result, the
+    player's rank on each of its boards (submission id → {board key → rank}).
     """
-    if not result_counts(submission):
+    counted = sorted((s for s in submissions if result_counts(s)), key=lambda s: s.pk)
+    if not counted:
         return {}
-    user = get_user_model().objects.filter(pk=submission.user_id).first()
-    if not player_may_rank(user):
-        return {}
-    achieved_at = truncate_to_second(submission.received_at)
-    key = sort_key(score=submission.score, achieved_at=achieved_at)
-    boards = boards_for_result(
-        rules=submission.rules,
-        code=submission.code,
-        ranked=submission.ranked,
-        received_at=submission.received_at,
+    players = (
+        get_user_model().objects.only("id", "is_active", "is_suspended").in_bulk({s.user_id for s in counted})
     )
-    changes = []
-    for board in boards:
-        if _entry_upsert_if_better(board=board, submission=submission, achieved_at=achieved_at, key=key):
-            changes.append(IndexChange(board, submission.user_id, "gt", key))
-    index_changes_schedule(changes)
-    _identical_logs_flag(submission=submission)
-    return {board: entry_rank_sql(board=board, user_id=submission.user_id) for board in boards}
+    counted = [s for s in counted if player_may_rank(players.get(s.user_id))]
+    best: dict[tuple[str, int], _Candidate] = {}
+    boards_of: dict[int, list[str]] = {}
+    for submission in counted:
+        achieved_at = truncate_to_second(submission.received_at)
+        key = sort_key(score=submission.score, achieved_at=achieved_at)
+        boards_of[submission.pk] = boards_for_result(
+            rules=submission.rules,
+            code=submission.code,
+            ranked=submission.ranked,
+            received_at=submission.received_at,
+        )
+        for board in boards_of[submission.pk]:
+            held = best.get((board, submission.user_id))
+            if held is None or key > held.key:  # an equal key: the earlier result stays
+                best[(board, submission.user_id)] = _Candidate(submission, achieved_at, key)
+    if not best:
+        return {}
+    written = {pair: best[pair].key for pair in _entries_upsert_if_better(best)}
+    index_changes_schedule([IndexChange(board, user, "gt", key) for (board, user), key in written.items()])
+    _identical_logs_flag(submissions=counted)
+    ranks = entry_ranks(entries=set(best), written=written)
+    return {
+        submission.pk: {board: ranks[(board, submission.user_id)] for board in boards_of[submission.pk]}
+        for submission in counted
+    }
 
 
-def _entry_upsert_if_better(
-    *, board: str, submission: Submission, achieved_at: dt.datetime, key: int
-) -> bool:
-    """INSERT … ON CONFLICT DO UPDATE … WHERE better: True when the row was written."""
+def _entries_upsert_if_better(candidates: dict[tuple[str, int], _Candidate]) -> list[tuple[str, int]]:
+    """INSERT … ON CONFLICT DO UPDATE … WHERE better, one row per (board, user): the rows written."""
     table = connection.ops.quote_name(BoardEntry._meta.db_table)
     updates = ", ".join(f"{field} = excluded.{field}" for field in ENTRY_FIELDS)
+    row = f"({', '.join(['%s'] * (2 + len(ENTRY_FIELDS)))})"
     sql = (
         f"INSERT INTO {table} (board, user_id, {', '.join(ENTRY_FIELDS)}) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
+        f"VALUES {', '.join([row] * len(candidates))} "
         f"ON CONFLICT (board, user_id) DO UPDATE SET {updates} "
-        f"WHERE excluded.sort_key > {table}.sort_key RETURNING id"
+        f"WHERE excluded.sort_key > {table}.sort_key RETURNING board, user_id"
     )
-    params = [
-        board,
-        submission.user_id,
-        submission.pk,
-        submission.code,
-        submission.score,
-        submission.moves,
-        submission.duration_ms,
-        connection.ops.adapt_datetimefield_value(achieved_at),
-        key,
-    ]
+    params = []
+    for (board, user_id), candidate in candidates.items():
+        submission = candidate.submission
+        params += [
+            board,
+            user_id,
+            submission.pk,
+            submission.code,
+            submission.score,
+            submission.moves,
+            submission.duration_ms,
+            connection.ops.adapt_datetimefield_value(candidate.achieved_at),
+            candidate.key,
+        ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchone() is not None
+        return [(board, user_id) for board, user_id in cursor.fetchall()]
 
 
 def _log_digest(log: str) -> str:
     return hashlib.sha256(" ".join(log.split()).encode()).hexdigest()
 
 
-def _identical_logs_flag(*, submission: Submission) -> None:
-    """Flag a winning log identical to another player's on the same deal, for review."""
-    digest = _log_digest(submission.log)
-    matches = list(
-        LogFingerprint.objects.filter(code=submission.code, digest=digest)
-        .exclude(user_id=submission.user_id)
-        .exclude(submission_id=submission.pk)
-        .values_list("submission_id", flat=True)
+def _identical_logs_flag(*, submissions: Sequence[Submission]) -> None:
+    """Flag each winning log identical to another player's earlier one on the same deal, for review."""
+    digests = {s.pk: _log_digest(s.log) for s in submissions}
+    earlier: dict[tuple[str, str], list[tuple[int, int | None]]] = defaultdict(list)
+    known = LogFingerprint.objects.filter(
+        code__in={s.code for s in submissions}, digest__in=set(digests.values())
+    ).values_list("code", "digest", "submission_id", "user_id")
+    for code, digest, submission_id, user_id in known.order_by("submission_id"):
+        earlier[(code, digest)].append((submission_id, user_id))
+    LogFingerprint.objects.bulk_create(
+        [
+            LogFingerprint(submission=s, code=s.code, digest=digests[s.pk], user_id=s.user_id)
+            for s in submissions
+        ],
+        ignore_conflicts=True,
     )
-    LogFingerprint.objects.get_or_create(
-        submission=submission,
-        defaults={"code": submission.code, "digest": digest, "user_id": submission.user_id},
-    )
-    for match in matches:
-        flag, created = ReplayFlag.objects.get_or_create(submission=submission, matches_id=match)
-        if created:
+    flags = []
+    for submission in sorted(submissions, key=lambda s: s.pk):
+        same = earlier[(submission.code, digests[submission.pk])]
+        flags += [
+            ReplayFlag(submission=submission, matches_id=match)
+            for match, user_id in same
+            if match != submission.pk and user_id != submission.user_id
+        ]
+        if (submission.pk, submission.user_id) not in same:
+            same.append((submission.pk, submission.user_id))
+    if flags:
+        ReplayFlag.objects.bulk_create(flags, ignore_conflicts=True)
+        for flag in flags:
             logger.warning(
                 "identical winning log flagged",
-                extra={"submission_id": submission.pk, "matches": match, "code": submission.code},
-            )
+                extra={"submission_id": flag.submission_id, "matches": flag.matches_id,
+                       "code": flag.submission.code},
+            )  # fmt: skip
 
 
 def player_entries_rebuild(*, user_id: int) -> None:

@@ -115,3 +115,58 @@ def test_a_log_identical_to_another_players_on_the_same_deal_is_flagged():
     flags = list(ReplayFlag.objects.values_list("submission_id", "matches_id"))
     assert len(flags) == 2 and {match for _, match in flags} >= {original.pk}
     assert {submission for submission, _ in flags} == {copy.pk}
+
+
+def unrecorded_wins(settings) -> list:
+    """Verified wins of four players, not yet on any board: several each, ties and copies included."""
+    settings.LEADERBOARD_RESULT_RECORDER = None
+    ann, bob, cid, dan = (player(name) for name in ("ann", "bob", "cid", "dan"))
+    wins = [
+        win(ann, at=NOON, extra_moves=2),
+        win(bob, at=NOON, extra_moves=1),
+        win(ann, at=NOON + dt.timedelta(minutes=1), extra_moves=1),  # ann improves
+        win(cid, at=NOON, extra_moves=1),  # bob's score in the same second: the lower id first
+        win(ann, at=NOON + dt.timedelta(minutes=2), extra_moves=1),  # equal, later: no change
+        win(dan, at=NOON, ranked=False, extra_moves=1),  # the deal board only
+        win(bob, at=NOON + dt.timedelta(days=1), code=WINNING_CODES["classic"][1]),  # another deal, day
+        win(cid, at=NOON + dt.timedelta(minutes=3), ranked=False, extra_moves=1),  # others' log: flagged
+    ]
+    settings.LEADERBOARD_RESULT_RECORDER = "leaderboard.services.results_record"
+    return wins
+
+
+def board_state() -> tuple[list, list]:
+    entries = sorted(
+        BoardEntry.objects.values_list(
+            "board", "user_id", "submission_id", "score", "achieved_at", "sort_key"
+        )
+    )
+    return entries, sorted(ReplayFlag.objects.values_list("submission_id", "matches_id"))
+
+
+def test_a_batch_records_what_one_by_one_records_and_answers_the_final_ranks(settings):
+    from django.db import transaction
+
+    from leaderboard.selectors import entry_rank_sql
+    from leaderboard.services import result_record, results_record
+
+    wins = unrecorded_wins(settings)
+    with transaction.atomic():
+        for submission in wins:
+            result_record(submission=submission)
+        one_by_one = board_state()
+        transaction.set_rollback(True)
+
+    ranks = results_record(submissions=list(reversed(wins)))
+
+    assert board_state() == one_by_one
+    assert set(ranks) == {submission.pk for submission in wins}
+    for submission in wins:
+        assert ranks[submission.pk] == {
+            board: entry_rank_sql(board=board, user_id=submission.user_id) for board in ranks[submission.pk]
+        }
+    # ann's best came a minute after bob's and cid's equal scores; dan's unranked one is on the deal.
+    assert ranks[wins[0].pk] == {
+        "classic:all": 3, "classic:week:2026-W48": 3, "classic:day:2026-11-29": 3, "deal:YU1-C-AAAAAAA": 4,
+    }  # fmt: skip
+    assert len(ReplayFlag.objects.filter(submission=wins[7], matches=wins[5])) == 1

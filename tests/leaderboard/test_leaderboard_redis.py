@@ -182,7 +182,7 @@ def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, 
     index_board_rebuild(board=BOARD)
     live_client = redis_index.client
     monkeypatch.setattr(redis_index, "client", redis.Redis(port=1, socket_connect_timeout=0.2))
-    for name in ("_write", "_page", "_around"):
+    for name in ("_write", "_page", "_around", "_ahead"):
         script = getattr(redis_index, name)
         monkeypatch.setattr(script, "registered_client", redis_index.client)
 
@@ -197,6 +197,49 @@ def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, 
     assert boards_repair() >= 1
     assert leaderboard_page(board=BOARD) == BoardPage_with(page, source="redis")
     assert not BoardRepair.objects.filter(board=BOARD).exists()
+
+
+def test_ranks_of_a_batch_come_from_redis_and_equal_sql_counts(redis_index, settings, monkeypatch):
+    from django.db import transaction
+
+    from leaderboard import selectors
+    from leaderboard.selectors import entry_rank_sql
+    from leaderboard.services import results_record
+
+    players = fill_with_ties(9)
+    boards = [BOARD, "classic:week:2026-W48", "classic:day:2026-11-29", "classic:day:2026-11-30"]
+    for board in boards[:3]:
+        index_board_rebuild(board=board)  # the next day's board stays unbuilt: SQL answers it
+    settings.LEADERBOARD_RESULT_RECORDER = None
+    later = NOON + dt.timedelta(seconds=1)
+    batch = [
+        win(players[8], at=later, extra_moves=0),  # from last to third
+        win(players[7], at=later, extra_moves=1),  # past some, tied in score and second with the next
+        win(players[4], at=later, extra_moves=1),
+        win(players[0], at=later, extra_moves=3),  # worse than their entry: unchanged
+        win(players[5], at=NOON + dt.timedelta(days=1), extra_moves=2),  # a day board of its own
+        win(player("new"), at=later, extra_moves=2),  # a newcomer
+    ]
+    settings.LEADERBOARD_RESULT_RECORDER = "leaderboard.services.results_record"
+    counted = []
+    original = selectors._entry_keys_sql
+    monkeypatch.setattr(
+        selectors,
+        "_entry_keys_sql",
+        lambda entries, ranked: counted.append(ranked) or original(entries, ranked=ranked),
+    )
+
+    with transaction.atomic():
+        ranks = results_record(submissions=batch)
+        expected = {
+            submission.pk: {board: entry_rank_sql(board=board, user_id=submission.user_id) for board in found}
+            for submission, found in ((s, ranks[s.pk]) for s in batch)
+        }
+
+    assert ranks == expected
+    assert [ranks[submission.pk][BOARD] for submission in batch] == [3, 5, 2, 1, 6, 8]
+    assert ranks[batch[4].pk] == {BOARD: 6, "classic:week:2026-W49": 1, boards[3]: 1, "deal:YU1-C-AAAAAAA": 6}
+    assert counted == [False, True]  # keys read once; counted by SQL only for the unbuilt boards
 
 
 def test_pagination_on_redis_has_no_gaps_or_repeats_while_new_scores_arrive(
