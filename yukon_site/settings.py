@@ -6,7 +6,9 @@ in-process, a local-memory cache and e-mail printed to the console. `DEBUG=0` is
 production mode, which refuses to start with an unsafe secret key.
 """
 
+import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import environ
@@ -182,6 +184,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+    # Tests get a file database of their own process: with an in-memory one, the live
+    # server's threads would share a single connection, and two requests at once collide.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(Path(tempfile.gettempdir()) / f"yukon-test-{os.getpid()}.sqlite3")
+    )
 else:
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 
@@ -313,10 +320,12 @@ SUBMISSION_CLOCK_SKEW_MS = 120_000  # tolerance for the page's clock on finished
 SUBMISSION_MIN_MOVE_MS = env.int("SUBMISSION_MIN_MOVE_MS", default=40)
 SUBMISSION_MIN_AVERAGE_MOVE_MS = env.int("SUBMISSION_MIN_AVERAGE_MOVE_MS", default=150)
 SUBMISSION_SWEEP_AFTER_SECONDS = env.int("SUBMISSION_SWEEP_AFTER_SECONDS", default=120)
+# A verification task settles its submission and pending ones after it, this many in one transaction.
+SUBMISSION_VERIFY_BATCH = env.int("SUBMISSION_VERIFY_BATCH", default=50)
 # The seam to the leaderboard: games calls these by name and never imports leaderboard.
 # Empty (env "") switches the call off.
 LEADERBOARD_RESULT_RECORDER = env.str(
-    "LEADERBOARD_RESULT_RECORDER", default="leaderboard.services.result_record"
+    "LEADERBOARD_RESULT_RECORDER", default="leaderboard.services.results_record"
 ) or None
 LEADERBOARD_PLAYER_REBUILD = env.str(
     "LEADERBOARD_PLAYER_REBUILD", default="leaderboard.services.player_entries_rebuild"
