@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { showBoard } from "./boards.js";
 import { $, $$, RULE_NAMES, el, formatNumber, sentence } from "./dom.js";
 import { parseCode } from "./engine.js";
+import { codeErrorText, t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 
 const RULES = ["classic", "relaxed"];
@@ -56,7 +57,7 @@ class LeaderboardPage {
       error.textContent = "";
       return code;
     } catch (problem) {
-      error.textContent = sentence(problem.message);
+      error.textContent = sentence(codeErrorText(problem));
       return null;
     }
   }
@@ -107,10 +108,10 @@ class LeaderboardPage {
     this.globalBoard.dataset.rules = this.rules;
     this.globalBoard.dataset.period = this.period;
     this.globalBoard.dataset.around = String(this.around);
-    const when = { all: "", week: " this week", day: " today" }[this.period];
+    const empty = { all: "leaderboard.emptyAll", week: "leaderboard.emptyWeek", day: "leaderboard.emptyDay" }[this.period];
     return showBoard(this.globalBoard, `/api/leaderboards/?${query}`, {
       me: this.account,
-      empty: `No ranked ${RULE_NAMES[this.rules]} win${when} yet: the first one takes the top.`,
+      empty: t(empty, { rules: RULE_NAMES[this.rules] }),
     });
   }
 
@@ -126,20 +127,20 @@ class LeaderboardPage {
       api(`/api/deals/${encodeURIComponent(code)}/`),
       showBoard(this.dealBoard, `/api/deals/${encodeURIComponent(code)}/leaderboard/?page_size=${this.pageSize}`, {
         me: this.account,
-        empty: "No verified win on this deal yet. Play it and be the first.",
+        empty: t("leaderboard.emptyDeal"),
       }),
     ]);
     const list = $("[data-deal-facts]");
     if (facts.ok) {
       const deal = facts.data;
       const items = [
-        ["played", "Played", formatNumber(deal.plays)],
-        ["won", "Won", formatNumber(deal.wins)],
-        ["players", "Players", formatNumber(deal.players)],
-        ["best", "Best score", formatNumber(deal.best_score)],
+        ["played", t("leaderboard.played"), formatNumber(deal.plays)],
+        ["won", t("leaderboard.won"), formatNumber(deal.wins)],
+        ["players", t("leaderboard.players"), formatNumber(deal.players)],
+        ["best", t("leaderboard.best"), formatNumber(deal.best_score)],
       ];
       list.replaceChildren(...items.map(([key, name, value]) => el("div", { dataset: { fact: key } }, el("dt", {}, name), el("dd", {}, value))));
-      if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, "Daily deal"), el("dd", {}, deal.daily.join(", "))));
+      if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, t("leaderboard.daily")), el("dd", {}, deal.daily.join(", "))));
     } else {
       list.replaceChildren();
     }
@@ -150,14 +151,14 @@ class LeaderboardPage {
     const container = $("[data-daily-deals]");
     const answer = await api("/api/daily/");
     if (!answer.ok) {
-      container.replaceChildren(el("p", { class: "board-message" }, isOffline(answer) ? "Today's deals need a connection." : "Today's deals cannot be shown."));
+      container.replaceChildren(el("p", { class: "board-message" }, t(isOffline(answer) ? "leaderboard.dailyOffline" : "leaderboard.dailyError")));
       return answer;
     }
     const daily = answer.data;
     const left = Math.max(0, new Date(daily.ends_at) - Date.now());
     const hours = Math.floor(left / 3_600_000);
     const minutes = Math.floor(left / 60_000) % 60;
-    $("[data-daily-when]").textContent = `${daily.date} (UTC): the same deals for everyone, ${hours} h ${minutes} min left. Wins go on each deal's board.`;
+    $("[data-daily-when]").textContent = t("leaderboard.dailyWhen", { date: daily.date, hours, minutes });
     container.replaceChildren(
       ...daily.deals.map((deal) =>
         el(
@@ -168,8 +169,8 @@ class LeaderboardPage {
           el(
             "p",
             { class: "daily-actions" },
-            el("a", { class: "button primary", href: `/play/${deal.code}`, dataset: { dailyPlay: deal.rules } }, "Play"),
-            el("a", { class: "button", href: `/leaderboard?deal=${deal.code}`, dataset: { dailyBoard: deal.rules } }, "Board"),
+            el("a", { class: "button primary", href: `/play/${deal.code}`, dataset: { dailyPlay: deal.rules } }, t("leaderboard.play")),
+            el("a", { class: "button", href: `/leaderboard?deal=${deal.code}`, dataset: { dailyBoard: deal.rules } }, t("leaderboard.board")),
           ),
         ),
       ),

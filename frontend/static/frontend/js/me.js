@@ -4,11 +4,12 @@
 
 import { api, apiPath } from "./api.js";
 import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate, formatWhen } from "./dom.js";
+import { t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 import { loadBests } from "./store.js";
 import { pendingResults } from "./sync.js";
 
-const PERIOD_NAMES = { all: "All time", week: "This week", day: "Today" };
+const PERIOD_KEYS = { all: "me.allTime", week: "me.thisWeek", day: "me.today" };
 
 function figure(name, value, key) {
   return el("div", {}, el("dt", {}, name), el("dd", { dataset: { figure: key } }, value));
@@ -19,51 +20,59 @@ function rulesCard(rules, figures, deviceBest) {
     el(
       "li",
       { dataset: { period, rank: rank ?? "" } },
-      el("a", { href: `${boardLink(board)}&around=me` }, el("span", {}, PERIOD_NAMES[period] ?? period), el("strong", {}, rank ? `#${formatNumber(rank)}` : "—")),
+      el("a", { href: `${boardLink(board)}&around=me` }, el("span", {}, PERIOD_KEYS[period] ? t(PERIOD_KEYS[period]) : period), el("strong", {}, rank ? `#${formatNumber(rank)}` : "—")),
     ),
   );
-  const best = deviceBest
-    ? `Best on this device: ${formatNumber(deviceBest.score)}${typeof deviceBest.durationMs === "number" ? ` in ${formatDuration(deviceBest.durationMs)}` : ""}.`
-    : "No win on this device yet.";
+  const best = !deviceBest
+    ? t("me.noDeviceWin")
+    : typeof deviceBest.durationMs === "number"
+      ? t("me.deviceBest", { score: formatNumber(deviceBest.score), time: formatDuration(deviceBest.durationMs) })
+      : t("me.deviceBestScore", { score: formatNumber(deviceBest.score) });
   return el(
     "article",
     { class: "figure-card", dataset: { rulesFigures: rules } },
     el("h2", {}, RULE_NAMES[rules]),
-    el("p", { class: "big-figure" }, el("span", { class: "label" }, "Best score"), el("strong", { dataset: { figure: "best_score" } }, formatNumber(figures.best_score))),
+    el("p", { class: "big-figure" }, el("span", { class: "label" }, t("me.bestScore")), el("strong", { dataset: { figure: "best_score" } }, formatNumber(figures.best_score))),
     el(
       "dl",
       { class: "facts" },
-      figure("Ranked wins", formatNumber(figures.ranked_wins), "ranked_wins"),
-      figure("Ranked played", formatNumber(figures.ranked_games_finished), "ranked_games_finished"),
-      figure("Win rate", formatRate(figures.win_rate), "win_rate"),
-      figure("Fewest moves", formatNumber(figures.fewest_moves), "fewest_moves"),
-      figure("Fastest win", figures.fastest_win_ms === null ? "—" : formatDuration(figures.fastest_win_ms), "fastest_win_ms"),
-      figure("Unranked wins", formatNumber(figures.unranked_wins), "unranked_wins"),
+      figure(t("me.rankedWins"), formatNumber(figures.ranked_wins), "ranked_wins"),
+      figure(t("me.rankedPlayed"), formatNumber(figures.ranked_games_finished), "ranked_games_finished"),
+      figure(t("me.winRate"), formatRate(figures.win_rate), "win_rate"),
+      figure(t("me.fewestMoves"), formatNumber(figures.fewest_moves), "fewest_moves"),
+      figure(t("me.fastestWin"), figures.fastest_win_ms === null ? "—" : formatDuration(figures.fastest_win_ms), "fastest_win_ms"),
+      figure(t("me.unrankedWins"), formatNumber(figures.unranked_wins), "unranked_wins"),
     ),
-    el("h3", {}, "Places now"),
+    el("h3", {}, t("me.placesNow")),
     el("ul", { class: "rank-chips" }, ranks),
     el("p", { class: "muted device-best" }, best),
   );
 }
 
 function resultText(submission) {
-  if (submission.status === "pending") return ["Checking…", "pending"];
-  if (submission.status === "rejected") return [`Not accepted: ${submission.reason?.message ?? "refused"}`, "rejected"];
-  if (submission.voided) return ["Voided by the staff", "voided"];
-  return submission.won ? ["Won", "won"] : ["Not won", "lost"];
+  if (submission.status === "pending") return [t("me.checking"), "pending"];
+  if (submission.status === "rejected") {
+    return [t("results.rejected", { reason: submission.reason?.message ?? t("results.refused") }), "rejected"];
+  }
+  if (submission.voided) return [t("me.voided"), "voided"];
+  return submission.won ? [t("me.won"), "won"] : [t("me.notWon"), "lost"];
 }
 
 function gameItem(submission) {
   const [text, kind] = resultText(submission);
   const watchable = submission.status === "verified" && submission.won && !submission.voided;
-  const figures = submission.status === "verified" ? `${formatNumber(submission.score)} · ${formatNumber(submission.moves)} moves · ${formatDuration(submission.duration_ms)}` : formatDuration(submission.duration_ms);
+  const time = formatDuration(submission.duration_ms);
+  const figures =
+    submission.status === "verified"
+      ? t("me.figures", { count: submission.moves, score: formatNumber(submission.score), moves: formatNumber(submission.moves), time })
+      : time;
   return el(
     "li",
     { class: "game", dataset: { submission: submission.id, status: submission.status, result: kind } },
     el(
       "p",
       { class: "game-head" },
-      el("span", { class: "badge", dataset: { kind: submission.ranked ? "ranked" : "unranked" } }, submission.ranked ? "Ranked" : "Unranked"),
+      el("span", { class: "badge", dataset: { kind: submission.ranked ? "ranked" : "unranked" } }, t(submission.ranked ? "ranked.ranked" : "ranked.unranked")),
       el("a", { class: "code", href: boardLink(`deal:${submission.code}`) }, submission.code),
       el("time", { datetime: submission.received_at }, formatWhen(submission.received_at)),
     ),
@@ -72,7 +81,7 @@ function gameItem(submission) {
       { class: "game-result" },
       el("strong", { class: `outcome ${kind}` }, text),
       el("span", { class: "muted" }, figures),
-      watchable && el("a", { href: `/replay/${submission.id}` }, "Watch"),
+      watchable && el("a", { href: `/replay/${submission.id}` }, t("results.watch")),
     ),
   );
 }
@@ -93,11 +102,11 @@ class MePage {
     $("[data-me-signed-out]").hidden = !signedOut;
     $("[data-me-signed-in]").hidden = signedOut;
     if (signedOut || !me.ok) {
-      if (!signedOut) $("[data-figures]").replaceChildren(el("p", { class: "board-message" }, "Your figures need a connection."));
+      if (!signedOut) $("[data-figures]").replaceChildren(el("p", { class: "board-message" }, t("me.figuresOffline")));
       return;
     }
     $("[data-me-title]").textContent = me.data.player.name;
-    document.title = `${me.data.player.name} · Yukon Online`;
+    document.title = t("me.title", { player: me.data.player.name });
     const bests = loadBests();
     $("[data-figures]").replaceChildren(...Object.entries(me.data.rules).map(([rules, figures]) => rulesCard(rules, figures, bests[rules])));
     this.#showDevice();
@@ -107,7 +116,7 @@ class MePage {
   #showDevice() {
     const waiting = pendingResults();
     $("[data-device]").hidden = waiting.length === 0;
-    $("[data-device-summary]").textContent = `${waiting.length} result${waiting.length === 1 ? "" : "s"} of this device ${waiting.length === 1 ? "is" : "are"} on the way to the server; ${waiting.length === 1 ? "it appears" : "they appear"} below once received.`;
+    $("[data-device-summary]").textContent = t("me.onTheWay", { count: waiting.length });
   }
 
   async #showHistory(url, append) {
@@ -115,14 +124,14 @@ class MePage {
     const more = $("[data-history-more]");
     const answer = await api(url);
     if (!answer.ok) {
-      if (!append) box.replaceChildren(el("p", { class: "board-message" }, isOffline(answer) ? "Your games need a connection." : "Your games cannot be shown."));
+      if (!append) box.replaceChildren(el("p", { class: "board-message" }, t(isOffline(answer) ? "me.historyOffline" : "me.historyError")));
       return;
     }
     const { results, next } = answer.data;
     let list = $("ol.games", box);
     if (!append || !list) {
       list = el("ol", { class: "games" });
-      box.replaceChildren(results.length ? list : el("p", { class: "board-message" }, "No finished game yet: every win is sent, and every ranked game you leave."));
+      box.replaceChildren(results.length ? list : el("p", { class: "board-message" }, t("me.noGames")));
     }
     list.append(...results.map(gameItem));
     const nextPath = apiPath(next);
