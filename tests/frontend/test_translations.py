@@ -210,16 +210,19 @@ def page_texts(client, path: str, language: str) -> list[str]:
 LANGUAGE_NEUTRAL = re.compile(r"^[\W\d_]*$|^(Yukon|YU1-[CR]-[A-Z]{7}|English|Bahasa Melayu|हिन्दी|Tagalog)$")
 
 
+# Words a language shares with English: the game's name, borrowed words.
+SAME_AS_ENGLISH = {"tl": {"Yukon Solitaire", "Replay", "Replay · Yukon Online"}}
+
+
+@pytest.mark.parametrize("path", ["/help", "/", "/leaderboard", "/me", "/replay/"])
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_the_help_page_has_no_english_left(client, language):
-    english = page_texts(client, "/help", "en")
-    translated = page_texts(client, "/help", language)
+def test_a_page_has_no_english_left(client, language, path):
+    english = page_texts(client, path, "en")
+    translated = page_texts(client, path, language)
     assert len(translated) == len(english)
     pairs = zip(english, translated, strict=True)
     same = [text for text, other in pairs if text == other and not LANGUAGE_NEUTRAL.match(text)]
-    # Words that are the same in Tagalog (Yukon's own names, borrowed words) are listed here.
-    allowed = {"tl": {"Keyboard"}}.get(language, set())
-    assert [text for text in same if text not in allowed] == []
+    assert [text for text in same if text not in SAME_AS_ENGLISH.get(language, set())] == []
 
 
 def test_the_help_page_draws_the_suits_the_table_draws():
