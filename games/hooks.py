@@ -1,7 +1,7 @@
 """The seam to the leaderboard: callables named in settings, so `games` never imports `leaderboard`.
 
-- ``LEADERBOARD_RESULT_RECORDER(submission=...) -> {board: rank}`` is called inside the
-  transaction that settles a verified, won, non-assisted result.
+- ``LEADERBOARD_RESULT_RECORDER(submissions=[...]) -> {submission id: {board: rank}}`` is
+  called inside the transaction that settles verified, won, non-assisted results (a batch).
 - ``LEADERBOARD_PLAYER_REBUILD(user_id=...)`` is called inside the transaction after anything
   that changes which results count for a player (void, suspension, deletion, a new verdict).
 
@@ -19,11 +19,11 @@ if TYPE_CHECKING:
     from games.models import Submission
 
 
-def result_record(*, submission: Submission) -> dict[str, int]:
-    if not settings.LEADERBOARD_RESULT_RECORDER:
+def results_record(*, submissions: list[Submission]) -> dict[int, dict[str, int]]:
+    if not settings.LEADERBOARD_RESULT_RECORDER or not submissions:
         return {}
     recorder = import_string(settings.LEADERBOARD_RESULT_RECORDER)
-    return dict(recorder(submission=submission) or {})
+    return {pk: dict(ranks) for pk, ranks in (recorder(submissions=submissions) or {}).items() if ranks}
 
 
 def player_entries_rebuild(*, user_id: int) -> None:

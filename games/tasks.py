@@ -5,6 +5,8 @@ verdict, not an error. acks_late + reject_on_worker_lost put a task back in the 
 worker dies; the sweeper catches anything lost anyway.
 """
 
+import logging
+
 from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -12,7 +14,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.services import games_expire
-from games.verification import submission_verify, submissions_sweep
+from games.verification import submission_verify, submissions_sweep, submissions_verify_from
+
+logger = logging.getLogger(__name__)
 
 INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
 RETRY = {
@@ -28,9 +32,17 @@ RETRY = {
 
 
 @shared_task(name="games.submission_verify", **RETRY)
-def submission_verify_task(submission_id: int) -> str | None:
-    submission = submission_verify(submission_id=submission_id)
-    return submission.status if submission else None
+def submission_verify_task(submission_id: int) -> int:
+    """Settle the submission and pending ones after it, a batch in one transaction; how many."""
+    try:
+        return len(submissions_verify_from(submission_id=submission_id))
+    except INFRASTRUCTURE_ERRORS:
+        raise
+    except Exception:
+        # One row the batch cannot settle must not hold back the others: this one alone, so
+        # that an error raised now is its own (the others' tasks do the same).
+        logger.exception("batch verification failed", extra={"submission_id": submission_id})
+        return 1 if submission_verify(submission_id=submission_id) else 0
 
 
 @shared_task(name="games.submissions_sweep", **RETRY)

@@ -3,6 +3,8 @@
 `submission_judge` decides (pure: reads the row, its game and its player); `submission_verify`
 stores the verdict with a conditional update (only a pending row changes, so running it twice
 changes nothing) and hands a won result to the leaderboard in the same transaction.
+`submissions_verify_from` (the task's) does the same for a batch of pending rows at once, in
+one transaction: the claimed rows are locked, others' locked rows skipped.
 `submissions_sweep` re-enqueues rows a lost task left pending; `submission_reverify` runs the
 judge again on a settled row and repairs the boards when the verdict changed.
 """
@@ -14,14 +16,13 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import hooks
 from games.engine import ENGINE_VERSION, InvalidCodeError, verify
 from games.engine.move import UNDO
-from games.models import Submission
-from games.selectors import hint_used
+from games.models import HintUse, Submission
 from games.solving import deal_par_request
 
 logger = logging.getLogger(__name__)
@@ -83,16 +84,24 @@ def timing_problem(*, submission: Submission, tokens: list[str], moves: int) -> 
 
 
 def submission_judge(
-    *, submission: Submission, player_suspended: bool, suspension_reason: str = ""
+    *,
+    submission: Submission,
+    player_suspended: bool,
+    suspension_reason: str = "",
+    game_used: bool | None = None,
 ) -> Judgement:
-    """The verdict on one submission; reads nothing but the row, its game and the given flags."""
+    """The verdict on one submission; reads nothing but the row, its game and the given flags.
+
+    `game_used`: whether another submission holds the row's game (looked up when not given)."""
     if player_suspended:
         return _rejected("suspended", f"the player is suspended: {suspension_reason or 'by the staff'}")
     game = submission.game
     if submission.ranked:
         if game is None or game.user_id != submission.user_id:
             return _rejected("game_not_issued", "this game was not issued to this player")
-        if Submission.objects.filter(game_id=game.pk).exclude(pk=submission.pk).exists():
+        if game_used is None:
+            game_used = Submission.objects.filter(game_id=game.pk).exclude(pk=submission.pk).exists()
+        if game_used:
             return _rejected("game_used", "this game already has a result")
     tokens = submission.log.split()
     try:
@@ -128,39 +137,147 @@ def _judge_locked(submission: Submission) -> Judgement:
 
 def submission_verify(*, submission_id: int, now: datetime | None = None) -> Submission | None:
     """Settle a pending submission once; a settled or missing one is left as it is."""
-    submission = Submission.objects.select_related("game").filter(pk=submission_id).first()
-    if submission is None or submission.status != Status.PENDING:
-        return submission
+    settled = _settle(Submission.objects.filter(pk=submission_id), now=now)
+    if settled:
+        return settled[0]
+    return Submission.objects.select_related("game").filter(pk=submission_id).first()
+
+
+def submissions_verify_from(
+    *, submission_id: int, limit: int | None = None, now: datetime | None = None
+) -> list[Submission]:
+    """Settle the pending submission `submission_id` and the pending ones after it (ids above),
+    up to `limit` (SUBMISSION_VERIFY_BATCH) in one transaction: one commit for many.
+
+    Rows another run holds locked are skipped (it settles them); the rows settled here are returned.
+    """
+    limit = limit or settings.SUBMISSION_VERIFY_BATCH
+    return _settle(Submission.objects.filter(pk__gte=submission_id), limit=limit, skip_locked=True, now=now)
+
+
+SETTLED_FIELDS = (
+    *(field for field in Judgement.__dataclass_fields__),
+    "assisted",
+    "settled_at",
+    "engine_version",
+    "ranks",
+)
+
+
+def _settle(
+    rows, *, limit: int | None = None, skip_locked: bool = False, now: datetime | None = None
+) -> list[Submission]:
+    """Judge the pending rows of `rows` (locked, in id order) and store their verdicts; won results
+    enter the boards in the same transaction. Exactly once: only pending rows are written, and
+    the whole transaction is undone if any of them was settled meanwhile."""
     with transaction.atomic():
-        judgement = _judge_locked(submission)
-        now = now or timezone.now()
-        # A hint given on this code before the result arrived makes it assisted, whatever the page said.
-        assisted = submission.assisted or hint_used(submission=submission)
-        settled = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
-            **judgement.fields(), assisted=assisted, settled_at=now, engine_version=ENGINE_VERSION
+        claimed = (
+            rows.filter(status=Status.PENDING)
+            .select_related("game")
+            .select_for_update(skip_locked=skip_locked, of=("self",))
+            .order_by("pk")
         )
-        if not settled:  # another run settled it first
-            return Submission.objects.get(pk=submission_id)
-        settled_fields = {
-            **judgement.fields(), "assisted": assisted, "settled_at": now, "engine_version": ENGINE_VERSION
-        }
-        for field, value in settled_fields.items():  # the row as stored, without reading it again
-            setattr(submission, field, value)
-        if judgement.counts and not submission.assisted and not submission.voided and submission.user_id:
-            ranks = hooks.result_record(submission=submission)
-            if ranks:
-                Submission.objects.filter(pk=submission_id).update(ranks=ranks)
-                submission.ranks = ranks
-            deal_par_request(code=submission.code)
-    logger.info(
-        "submission settled",
-        extra={
-            "submission_id": submission_id,
-            "status": submission.status,
-            "reason_code": submission.reason_code,
-        },
+        submissions = list(claimed[:limit] if limit else claimed)
+        if not submissions:
+            return []
+        now = now or timezone.now()
+        players = _players_locked({s.user_id for s in submissions if s.user_id is not None})
+        games_used = _games_used(submissions)
+        hinted = _hinted(submissions)
+        counted = []
+        for submission in submissions:
+            player = players.get(submission.user_id)
+            judgement = submission_judge(
+                submission=submission,
+                player_suspended=bool(player and player.is_suspended),
+                suspension_reason=player.suspension_reason if player else "",
+                game_used=submission.pk in games_used,
+            )
+            settled_fields = {
+                **judgement.fields(),
+                # A hint on this code before the result arrived makes it assisted, whatever the page said.
+                "assisted": submission.assisted or submission.pk in hinted,
+                "settled_at": now,
+                "engine_version": ENGINE_VERSION,
+            }
+            for field, value in settled_fields.items():  # the row as stored, without reading it again
+                setattr(submission, field, value)
+            if judgement.counts and not submission.assisted and not submission.voided and submission.user_id:
+                counted.append(submission)
+        if counted:
+            by_id = {submission.pk: submission for submission in counted}
+            for submission_id, ranks in hooks.results_record(submissions=counted).items():
+                by_id[submission_id].ranks = ranks
+            for code in sorted({submission.code for submission in counted}):
+                deal_par_request(code=code)
+        _verdicts_store(submissions)
+    for submission in submissions:
+        logger.info(
+            "submission settled",
+            extra={
+                "submission_id": submission.pk,
+                "status": submission.status,
+                "reason_code": submission.reason_code,
+            },
+        )
+    return submissions
+
+
+def _players_locked(user_ids: set[int]) -> dict:
+    """The players, locked in id order (no deadlock between batches) against a concurrent suspension."""
+    from accounts.models import User
+
+    if not user_ids:
+        return {}
+    locked = User.objects.select_for_update().filter(pk__in=user_ids).order_by("pk")
+    return {player.pk: player for player in locked.only("id", "is_suspended", "suspension_reason")}
+
+
+def _games_used(submissions: list[Submission]) -> set[int]:
+    """Ids of ranked submissions whose game another submission holds."""
+    games = {s.game_id for s in submissions if s.ranked and s.game_id is not None}
+    if not games:
+        return set()
+    holders = Submission.objects.filter(game_id__in=games).values_list("game_id", "pk")
+    held_by: dict[int, set[int]] = {}
+    for game_id, holder in holders:
+        held_by.setdefault(game_id, set()).add(holder)
+    return {s.pk for s in submissions if s.game_id in held_by and held_by[s.game_id] - {s.pk}}
+
+
+def _hinted(submissions: list[Submission]) -> set[int]:
+    """Ids of the submissions whose player was given a hint on the code before it was received
+    (`games.selectors.hint_used`, for many in one query)."""
+    players = {s.user_id for s in submissions if s.user_id is not None}
+    if not players:
+        return set()
+    hints: dict[tuple[int, str], datetime] = {}
+    found = HintUse.objects.filter(user_id__in=players, code__in={s.code for s in submissions})
+    for user_id, code, created_at in found.values_list("user_id", "code", "created_at"):
+        first = hints.get((user_id, code))
+        hints[(user_id, code)] = created_at if first is None else min(first, created_at)
+    first_hint = {s.pk: hints.get((s.user_id, s.code)) for s in submissions}
+    return {s.pk for s in submissions if first_hint[s.pk] is not None and first_hint[s.pk] < s.received_at}
+
+
+def _verdicts_store(submissions: list[Submission]) -> None:
+    """UPDATE each row to its verdict if still pending: one statement sent for all (executemany)."""
+    fields = [Submission._meta.get_field(name) for name in SETTLED_FIELDS]
+    quote = connection.ops.quote_name
+    sql = (
+        f"UPDATE {quote(Submission._meta.db_table)} SET "
+        + ", ".join(f"{quote(field.column)} = %s" for field in fields)
+        + f" WHERE {quote('id')} = %s AND {quote('status')} = %s"
     )
-    return submission
+    params = [
+        [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields]
+        + [row.pk, Status.PENDING]
+        for row in submissions
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
+        if cursor.rowcount != len(submissions):  # cannot happen while the rows are locked
+            raise RuntimeError(f"{len(submissions) - cursor.rowcount} submission(s) were settled meanwhile")
 
 
 def submissions_pending_stale(*, now: datetime | None = None) -> list[int]:

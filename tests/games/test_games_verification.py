@@ -21,10 +21,11 @@ pytestmark = pytest.mark.django_db
 SEAM_CALLS: list[tuple] = []
 
 
-def spy_record(*, submission):
+def spy_record(*, submissions):
     """Stands in the seam's place to see how games calls it (not a leaderboard)."""
-    SEAM_CALLS.append(("record", submission.pk, submission.status, connection.in_atomic_block))
-    return {"deal:" + submission.code: 1}
+    for submission in submissions:
+        SEAM_CALLS.append(("record", submission.pk, submission.status, connection.in_atomic_block))
+    return {submission.pk: {"deal:" + submission.code: 1} for submission in submissions}
 
 
 def spy_rebuild(*, user_id):
@@ -113,6 +114,7 @@ def test_a_detached_pending_submission_settles_without_a_player(stored, seam_spy
 
 
 def test_the_sweeper_takes_only_rows_pending_past_the_delay(stored, settings):
+    settings.SUBMISSION_VERIFY_BATCH = 1  # the task settles its own row only, not the ones after it
     old, recent = stored(), stored()
     Submission.objects.filter(pk=old.pk).update(received_at=timezone.now() - timedelta(minutes=3))
 
