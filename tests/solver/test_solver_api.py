@@ -12,6 +12,7 @@ from games.solver import UNKNOWN, UNWINNABLE, WON, LayoutError, Position, hint, 
 from games.solver.api import Solution
 
 EASY = "YU1-C-AAAAAAC"  # won in a few hundred positions
+HARD = "YU1-C-AZGOGPB"  # undecided after 10 seconds
 UNWINNABLE_DEAL = "YU1-C-AAAAABM"  # deal 38: every line searched in under 20,000 positions
 
 
@@ -35,9 +36,6 @@ def test_relaxed_deals_are_solved_under_relaxed_rules():
     solution = solve("YU1-R-AAAAAAB", time_limit=10)
     assert solution.result == WON
     assert verify("YU1-R-AAAAAAB", solution.log).won
-    # The same layout under Classic rules refuses some relaxed move, or wins another way.
-    classic = verify("YU1-C-AAAAAAB", solution.log)
-    assert not classic.won or classic.legal
 
 
 @pytest.mark.slow
@@ -49,14 +47,14 @@ def test_an_unwinnable_deal_is_proven_so():
 
 def test_the_time_limit_is_kept():
     started = time.perf_counter()
-    solution = solve("YU1-C-AAAAAAB", time_limit=0.3)
+    solution = solve(HARD, time_limit=0.3)
     assert solution.result == UNKNOWN
     assert solution.seconds < 0.3 + 0.2
     assert time.perf_counter() - started < 0.3 + 0.3
 
 
 def test_the_node_limit_is_kept():
-    solution = solve("YU1-C-AAAAAAB", time_limit=60, max_nodes=3000)
+    solution = solve(HARD, time_limit=60, max_nodes=3000)
     assert solution.result == UNKNOWN
     assert 3000 <= solution.nodes < 3000 + 1500
 
