@@ -52,6 +52,16 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     expect(page.locator(BAR)).to_have_attribute("data-ranked", "false")
     expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Unranked")
 
+    # A win made signed out waits on the device (here, one of an earlier visit, a shared code).
+    page.evaluate(
+        """([code, log]) => import("/static/frontend/js/sync.js").then((sync) => {
+            const times = log.split(" ").map((_, i) => 200 * (i + 1));
+            sync.enqueueResult({code, log, move_times_ms: times, duration_ms: times.at(-1),
+                finished_at: new Date().toISOString(), client_version: "test", rules: "classic", won: true});
+        })""",
+        [code, " ".join(tokens)],
+    )
+
     # Sign up from the header; the account pages bring the player back to the game.
     page.locator(NAV).get_by_role("link", name="Sign up").click()
     page.fill("#id_username", "annie")
@@ -62,6 +72,13 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     page.get_by_role("button", name="Sign Up").click()
     page.wait_for_selector(READY)
     expect(page.locator(NAV).locator("[data-account-name]")).to_have_text("Annie-42")
+
+    # Signed in: the waiting win goes (unranked: a shared code), and is verified.
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('yukon.outbox.v1')).every((r) => r.state === 'verified')"
+    )
+    earlier = Submission.objects.get(ranked=False)
+    assert (earlier.user.username, earlier.status, earlier.won) == ("annie", "verified", True)
 
     # Signed in, the untouched deal became a ranked one, issued by the server.
     game_id = wait_until_ranked(page, code)

@@ -12,10 +12,10 @@ import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
 import { registerServiceWorker } from "./offline.js";
-import { ResultsDialog, renderResultsChip, renderVerdict } from "./results.js";
+import { ResultsView } from "./results.js";
 import { ORIGINS, Session } from "./session.js";
 import * as store from "./store.js";
-import { ResultsSync, findResult, markSeen, onResultsChange } from "./sync.js";
+import { ResultsSync } from "./sync.js";
 import { Table } from "./table.js";
 import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, openDialog } from "./ui.js";
 import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
@@ -48,11 +48,14 @@ class App {
     this.newGameDialog = new NewGameDialog($('[data-dialog="new-game"]'));
     this.settingsDialog = new SettingsDialog($('[data-dialog="settings"]'), (name, on) => this.changeSetting(name, on));
     this.winBanner = new WinBanner($('[data-dialog="win"]'));
-    this.resultsDialog = new ResultsDialog($('[data-dialog="results"]'), {
+    this.results = new ResultsView({
+      dialog: $('[data-dialog="results"]'),
+      chip: $("[data-results-chip]"),
+      banner: this.winBanner.dialog,
       accountOf: () => this.account,
+      resultIdOf: () => this.session.resultId,
       send: () => this.sync.kick(),
     });
-    this.resultsChip = $("[data-results-chip]");
     this.undoButton = $('[data-action="undo"]');
     this.walkthrough = new Walkthrough(this);
     this.applySettings();
@@ -108,17 +111,10 @@ class App {
     this.render();
     this.sync.kick();
     const session = this.session;
-    const untouched = !session.started && !document.querySelector("dialog[open]");
-    if (fresh && untouched && session.ranked && session.issued.owner !== account?.id) {
-      this.startGame(this.dealer.dealNow(session.rules)); // not this player's deal: back to its pool
-    }
-    if (!account) return;
-    await this.dealer.refill();
-    if (this.session === session && untouched && !this.session.started && this.session.origin === ORIGINS.deal) {
-      const deal = this.dealer.dealNow(this.session.rules);
-      if (deal.issued) this.startGame(deal);
-    }
-    if (this.#bestsMerged) return;
+    const untouched = () => this.session === session && !session.started && !document.querySelector("dialog[open]");
+    const deal = await this.dealer.afterSignIn(session, { fresh, untouched });
+    if (deal) this.startGame(deal);
+    if (!account || this.#bestsMerged) return;
     const me = await api("/api/me/");
     if (me.ok) {
       store.mergeServerBests(me.data?.rules);
@@ -307,7 +303,7 @@ class App {
 
   async newGame() {
     const choice = await this.newGameDialog.open(this.session.rules);
-    if (choice?.results) this.resultsDialog.open();
+    if (choice?.results) this.results.open();
     else if (choice?.code && (await this.#mayLeave())) this.startGame({ code: choice.code, origin: ORIGINS.code });
     else if (choice?.rules) await this.newDeal(choice.rules);
   }
@@ -336,26 +332,10 @@ class App {
     this.say(t("say.won", { count: result.moves }));
     this.winBanner.setLinks(game.code);
     const closed = this.winBanner.open(result, best ?? result, isNew);
-    this.#showVerdict();
+    this.results.showVerdict();
     const choice = await closed;
     if (choice === "new-deal") this.newDeal();
     else if (choice === "redeal") this.redeal();
-  }
-
-  // The win banner follows its result: sent, verified with the ranks reached, or refused.
-  #showVerdict() {
-    const entry = this.session.resultId ? findResult(this.session.resultId) : null;
-    renderVerdict(this.winBanner.dialog, entry, this.account);
-    if (entry?.seen === false && this.winBanner.dialog.open) markSeen([entry.client_id]);
-  }
-
-  #resultsChanged() {
-    if (this.resultsDialog.dialog.open) {
-      this.resultsDialog.render();
-      markSeen(); // a verdict arriving under the player's eyes is seen
-    }
-    if (this.winBanner.dialog.open) this.#showVerdict();
-    renderResultsChip(this.resultsChip);
   }
 
   // ---- settings ------------------------------------------------------------------------
@@ -383,7 +363,7 @@ class App {
       help: async () => {
         if ((await openDialog($('[data-dialog="help"]'))) === "tour") this.startWalkthrough();
       },
-      results: () => this.resultsDialog.open(),
+      results: () => this.results.open(),
       "copy-code": () => this.#copy(this.session.code, t("notice.codeCopied")),
       "copy-link": () => this.#copy(new URL(`/play/${this.session.code}`, location.href).href, t("notice.linkCopied")),
     };
@@ -404,8 +384,6 @@ class App {
     });
     addEventListener("pagehide", () => this.save());
     addEventListener("online", () => this.dealer.refill());
-    onResultsChange(() => this.#resultsChanged());
-    renderResultsChip(this.resultsChip);
     let sinceSave = 0;
     setInterval(() => {
       if (!this.session.clock.running) return;

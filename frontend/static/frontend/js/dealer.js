@@ -46,6 +46,22 @@ export class Dealer {
     return deal;
   }
 
+  /**
+   * The server has just said who plays (`fresh`: for certain). The deal to switch the
+   * untouched game `session` to, or null: a ranked deal of someone else (or of a player now
+   * signed out) gives way; a local deal becomes a ranked one once the pool is filled.
+   * `untouched()` is asked again after the pool's refill (the player may have moved).
+   */
+  async afterSignIn(session, { fresh, untouched }) {
+    const account = this.accountOf();
+    const notTheirs = fresh && session.ranked && session.issued.owner !== account?.id;
+    if (!untouched() || !(notTheirs || (account && session.origin === ORIGINS.deal))) return null;
+    if (account) await this.refill();
+    if (!untouched()) return null;
+    const deal = this.dealNow(session.rules);
+    return deal.issued || notTheirs ? deal : null;
+  }
+
   /** Keep the pool full in the background (signed in and online). */
   refill() {
     const account = this.accountOf();

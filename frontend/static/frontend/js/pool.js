@@ -46,8 +46,21 @@ export function takeIssued(account, rules) {
   return game;
 }
 
-/** An issued deal left before its first move goes back to the front of its owner's pool. */
+function storedOwner() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) ?? "null")?.owner ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An issued deal left before its first move goes back to the front of its owner's pool —
+ * unless the device now keeps another player's pool (that deal expires on the server).
+ */
 export function giveBack(game, owner) {
+  const held = storedOwner();
+  if (held !== null && held !== owner) return;
   const pool = readPool(owner);
   if (!pool.games[game.rules] || pool.games[game.rules].some((held) => held.id === game.id)) return;
   pool.games[game.rules].unshift(game);

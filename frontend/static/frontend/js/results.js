@@ -4,7 +4,7 @@
 
 import { RULE_NAMES, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
 import { t } from "./i18n.js";
-import { listResults, markSeen, pendingResults, unseenResults } from "./sync.js";
+import { findResult, listResults, markSeen, onResultsChange, pendingResults, unseenResults } from "./sync.js";
 
 const BOARD_ORDER = ["all", "week", "day", "deal"];
 
@@ -145,4 +145,42 @@ export function renderVerdict(banner, entry, account) {
   ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks) : []));
   const board = banner.querySelector('[data-win-link="board"]');
   board.hidden = entry.state !== "verified";
+}
+
+/**
+ * The results as the game page shows them: the counter in the game bar, the Results dialog,
+ * and the win banner's verdict of the game on the table (`resultIdOf()`). Each follows the
+ * outbox as it changes; a verdict shown to the player is marked seen.
+ */
+export class ResultsView {
+  constructor({ dialog, chip, banner, accountOf, resultIdOf, send }) {
+    this.dialog = new ResultsDialog(dialog, { accountOf, send });
+    this.chip = chip;
+    this.banner = banner;
+    this.accountOf = accountOf;
+    this.resultIdOf = resultIdOf;
+    onResultsChange(() => this.#changed());
+    renderResultsChip(chip);
+  }
+
+  open() {
+    this.dialog.open();
+  }
+
+  /** The banner's verdict for the game on the table (the banner just opened, or a result changed). */
+  showVerdict() {
+    const clientId = this.resultIdOf();
+    const entry = clientId ? findResult(clientId) : null;
+    renderVerdict(this.banner, entry, this.accountOf());
+    if (entry?.seen === false && this.banner.open) markSeen([entry.client_id]);
+  }
+
+  #changed() {
+    if (this.dialog.dialog.open) {
+      this.dialog.render();
+      markSeen(); // a verdict arriving under the player's eyes is seen
+    }
+    if (this.banner.open) this.showVerdict();
+    renderResultsChip(this.chip);
+  }
 }
