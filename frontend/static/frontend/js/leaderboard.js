@@ -139,6 +139,8 @@ class LeaderboardPage {
         ["players", t("leaderboard.players"), formatNumber(deal.players)],
         ["best", t("leaderboard.best"), formatNumber(deal.best_score)],
       ];
+      // Par: the moves of the shortest win the solver found, once it has found one.
+      if (deal.par !== null && deal.par !== undefined) items.push(["par", t("leaderboard.par"), formatNumber(deal.par)]);
       list.replaceChildren(...items.map(([key, name, value]) => el("div", { dataset: { fact: key } }, el("dt", {}, name), el("dd", {}, value))));
       if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, t("leaderboard.daily")), el("dd", {}, deal.daily.join(", "))));
     } else {
