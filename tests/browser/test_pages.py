@@ -180,6 +180,8 @@ def test_me_shows_the_players_figures_ranks_and_games(live_server, page: Page, c
     prompt = page.locator("[data-me-signed-out]")
     expect(prompt).to_be_visible()
     expect(prompt.get_by_role("link", name="Sign in")).to_have_attribute("href", "/accounts/login/?next=/me")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts_dir / "me-signed-out-phone.png")
 
     annie = make_player("Annie-42")
     won = recorded_win(annie, CODE, TOKENS)
@@ -266,7 +268,7 @@ def test_a_replay_plays_a_recorded_win_to_the_end(live_server, page: Page, artif
     expect(page.locator("[data-replay-message]")).to_contain_text("no such win")
 
 
-def test_the_pages_open_offline_and_say_their_data_needs_a_connection(server, page: Page):
+def test_the_pages_open_offline_and_say_their_data_needs_a_connection(server, page: Page, artifacts_dir):
     open_game(page, server.url, CODE)
     wait_for_the_worker(page)
     server.stop()
@@ -276,6 +278,8 @@ def test_the_pages_open_offline_and_say_their_data_needs_a_connection(server, pa
     expect(page.locator('[data-board="global"] .board-message')).to_have_text(
         "This board needs a connection."
     )
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=artifacts_dir / "leaderboard-offline-phone.png")
     page.goto(f"{server.url}/replay/12")
     expect(page.locator("[data-replay-message]")).to_contain_text("needs a connection")
     page.goto(f"{server.url}/play/{CODE}")  # and the game still plays
