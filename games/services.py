@@ -240,10 +240,10 @@ def submission_create(*, user, data: SubmissionInput, now: datetime | None = Non
     try:
         with transaction.atomic():
             submission = _store(user=user, data=data, game_code=game_code, body_hash=body_hash, now=now)
-            from games.tasks import submission_verify_task
+            from games.verification import submissions_verify_soon
 
             # robust: a broker outage must not undo a stored result; the sweeper enqueues it later.
-            transaction.on_commit(lambda: submission_verify_task.delay(submission.pk), robust=True)
+            transaction.on_commit(submissions_verify_soon, robust=True)
     except (IntegrityError, GameAlreadyUsed) as error:
         # A parallel request stored the same client_id (or used the same game) first.
         if existing := _existing(client_id=data.client_id, body_hash=body_hash):

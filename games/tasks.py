@@ -5,20 +5,26 @@ verdict, not an error. acks_late + reject_on_worker_lost put a task back in the 
 worker dies; the sweeper catches anything lost anyway.
 """
 
-import logging
-
 from celery import shared_task
+from celery.signals import task_postrun, task_prerun
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from django.db import close_old_connections
 
 from games.services import games_expire
-from games.verification import submission_verify, submissions_sweep, submissions_verify_from
+from games.verification import INFRASTRUCTURE_ERRORS, submissions_sweep, submissions_verify_pending
 
-logger = logging.getLogger(__name__)
 
-INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+@task_prerun.connect
+@task_postrun.connect
+def database_connections_tidy(**kwargs) -> None:
+    """Around every task, as around every request: a broken or expired connection is closed
+    (CONN_MAX_AGE, CONN_HEALTH_CHECKS), a sound one kept (CELERY_DB_REUSE_MAX stops Celery
+    from closing it each time)."""
+    task = kwargs.get("task")
+    if task is not None and not getattr(task.request, "is_eager", False):  # eager: the caller's connection
+        close_old_connections()
+
+
 RETRY = {
     "autoretry_for": INFRASTRUCTURE_ERRORS,
     "retry_backoff": 2,
@@ -32,17 +38,13 @@ RETRY = {
 
 
 @shared_task(name="games.submission_verify", **RETRY)
-def submission_verify_task(submission_id: int) -> int:
-    """Settle the submission and pending ones after it, a batch in one transaction; how many."""
-    try:
-        return len(submissions_verify_from(submission_id=submission_id))
-    except INFRASTRUCTURE_ERRORS:
-        raise
-    except Exception:
-        # One row the batch cannot settle must not hold back the others: this one alone, so
-        # that an error raised now is its own (the others' tasks do the same).
-        logger.exception("batch verification failed", extra={"submission_id": submission_id})
-        return 1 if submission_verify(submission_id=submission_id) else 0
+def submission_verify_task(submission_id: int | None = None) -> int:
+    """Settle the pending submissions, batch after batch; how many. (`submission_id`: from
+    messages of earlier versions, which sent one task per submission; every task takes them all.)"""
+    settled, more = submissions_verify_pending()
+    if more:
+        submission_verify_task.delay()
+    return len(settled)
 
 
 @shared_task(name="games.submissions_sweep", **RETRY)

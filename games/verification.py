@@ -3,8 +3,9 @@
 `submission_judge` decides (pure: reads the row, its game and its player); `submission_verify`
 stores the verdict with a conditional update (only a pending row changes, so running it twice
 changes nothing) and hands a won result to the leaderboard in the same transaction.
-`submissions_verify_from` (the task's) does the same for a batch of pending rows at once, in
-one transaction: the claimed rows are locked, others' locked rows skipped.
+`submissions_verify_pending` (the task's) does the same for batches of pending rows, a batch in
+one transaction: the claimed rows are locked, others' locked rows skipped; intake sends a task
+by `submissions_verify_soon` when none is waiting.
 `submissions_sweep` re-enqueues rows a lost task left pending; `submission_reverify` runs the
 judge again on a settled row and repairs the boards when the verdict changed.
 """
@@ -15,8 +16,10 @@ import logging
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
+import redis
 from django.conf import settings
-from django.db import connection, transaction
+from django.core.cache import cache
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import hooks
@@ -143,16 +146,69 @@ def submission_verify(*, submission_id: int, now: datetime | None = None) -> Sub
     return Submission.objects.select_related("game").filter(pk=submission_id).first()
 
 
-def submissions_verify_from(
-    *, submission_id: int, limit: int | None = None, now: datetime | None = None
-) -> list[Submission]:
-    """Settle the pending submission `submission_id` and the pending ones after it (ids above),
-    up to `limit` (SUBMISSION_VERIFY_BATCH) in one transaction: one commit for many.
+# Errors of the infrastructure (database, Redis): a task retries them; anything else is a bug
+# of one row, which must not hold back the others.
+INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
+VERIFY_QUEUED_KEY = "games:verify-queued"
+VERIFY_QUEUED_SECONDS = 30  # after that, a task still waiting in the queue gets company
 
-    Rows another run holds locked are skipped (it settles them); the rows settled here are returned.
+
+def submissions_verify_soon() -> None:
+    """Make sure a verification task starts after this moment (intake calls it on commit).
+
+    One is sent unless one is already waiting in the queue (a flag set when it is sent and
+    cleared when it starts), since a task settles every pending row it finds. The rows are the
+    record: if a task is lost anyway, the sweeper finds its rows still pending.
     """
-    limit = limit or settings.SUBMISSION_VERIFY_BATCH
-    return _settle(Submission.objects.filter(pk__gte=submission_id), limit=limit, skip_locked=True, now=now)
+    from games.tasks import submission_verify_task
+
+    if not cache.add(VERIFY_QUEUED_KEY, 1, VERIFY_QUEUED_SECONDS):
+        return
+    try:
+        submission_verify_task.delay()
+    except Exception:
+        cache.delete(VERIFY_QUEUED_KEY)
+        raise
+
+
+def submissions_verify_pending(
+    *, batches: int | None = None, now: datetime | None = None
+) -> tuple[list[Submission], bool]:
+    """Settle pending submissions, SUBMISSION_VERIFY_BATCH at a time in one transaction each,
+    until a batch comes short or after `batches` (SUBMISSION_VERIFY_DRAIN_BATCHES) batches.
+
+    Returns (the rows settled here, whether more may be pending). Rows another run holds
+    locked are skipped (it settles them). When a batch fails, its rows are settled one by one;
+    a row that fails alone too is logged and left pending (the sweeper sends it again).
+    """
+    cache.delete(VERIFY_QUEUED_KEY)  # rows committed from now on send a task of their own
+    limit = settings.SUBMISSION_VERIFY_BATCH
+    settled: list[Submission] = []
+    failed: set[int] = set()
+    for _ in range(batches or settings.SUBMISSION_VERIFY_DRAIN_BATCHES):
+        rows = Submission.objects.exclude(pk__in=failed)
+        try:
+            batch = _settle(rows, limit=limit, skip_locked=True, now=now)
+            tried = len(batch)
+        except INFRASTRUCTURE_ERRORS:
+            raise
+        except Exception:
+            logger.exception("a verification batch failed: its rows are settled one by one")
+            pending = rows.filter(status=Status.PENDING).order_by("pk").values_list("pk", flat=True)
+            batch, tried = [], 0
+            for submission_id in pending[:limit]:
+                tried += 1
+                try:
+                    batch += _settle(Submission.objects.filter(pk=submission_id), skip_locked=True, now=now)
+                except INFRASTRUCTURE_ERRORS:
+                    raise
+                except Exception:
+                    logger.exception("submission not verifiable", extra={"submission_id": submission_id})
+                    failed.add(submission_id)
+        settled += batch
+        if tried < limit:
+            return settled, False
+    return settled, True
 
 
 SETTLED_FIELDS = (
@@ -290,13 +346,13 @@ def submissions_pending_stale(*, now: datetime | None = None) -> list[int]:
 
 
 def submissions_sweep(*, now: datetime | None = None) -> int:
-    """Enqueue verification again for submissions pending longer than SUBMISSION_SWEEP_AFTER_SECONDS."""
+    """Send a verification task when submissions are pending longer than
+    SUBMISSION_SWEEP_AFTER_SECONDS (their task was lost); returns how many are."""
     from games.tasks import submission_verify_task
 
     ids = submissions_pending_stale(now=now)
-    for submission_id in ids:
-        submission_verify_task.delay(submission_id)
     if ids:
+        submission_verify_task.delay()  # whatever the flag says: the task it stands for may be lost
         logger.warning("pending submissions re-enqueued", extra={"count": len(ids)})
     return len(ids)
 

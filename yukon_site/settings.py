@@ -191,6 +191,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 else:
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    # Connections kept between requests and tasks (checked before reuse): opening one costs more
+    # than most requests. A DATABASE_URL's ?conn_max_age=... wins.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", 600)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -226,6 +229,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes the database connection around every task unless this is set;
+# games/tasks.py closes it only when it is broken or older than CONN_MAX_AGE, as requests do.
+CELERY_DB_REUSE_MAX = 1000
 # Tasks must never retry later than this: an unacknowledged message is redelivered after
 # the visibility timeout, so a longer countdown would run the task twice.
 TASK_RETRY_COUNTDOWN_MAX = 300
@@ -320,8 +326,10 @@ SUBMISSION_CLOCK_SKEW_MS = 120_000  # tolerance for the page's clock on finished
 SUBMISSION_MIN_MOVE_MS = env.int("SUBMISSION_MIN_MOVE_MS", default=40)
 SUBMISSION_MIN_AVERAGE_MOVE_MS = env.int("SUBMISSION_MIN_AVERAGE_MOVE_MS", default=150)
 SUBMISSION_SWEEP_AFTER_SECONDS = env.int("SUBMISSION_SWEEP_AFTER_SECONDS", default=120)
-# A verification task settles its submission and pending ones after it, this many in one transaction.
+# A verification task settles pending submissions this many in one transaction, and at most
+# this many batches before it hands over to a new task.
 SUBMISSION_VERIFY_BATCH = env.int("SUBMISSION_VERIFY_BATCH", default=50)
+SUBMISSION_VERIFY_DRAIN_BATCHES = env.int("SUBMISSION_VERIFY_DRAIN_BATCHES", default=20)
 # The seam to the leaderboard: games calls these by name and never imports leaderboard.
 # Empty (env "") switches the call off.
 LEADERBOARD_RESULT_RECORDER = env.str(

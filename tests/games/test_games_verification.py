@@ -14,7 +14,12 @@ from games_helpers import CLASSIC_WIN, body
 from accounts.services import user_suspend, user_unsuspend
 from games.models import Submission
 from games.services import submission_void
-from games.verification import submission_verify, submissions_pending_stale, submissions_sweep
+from games.verification import (
+    submission_verify,
+    submissions_pending_stale,
+    submissions_sweep,
+    submissions_verify_pending,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -113,18 +118,76 @@ def test_a_detached_pending_submission_settles_without_a_player(stored, seam_spy
     assert seam_spy == []
 
 
-def test_the_sweeper_takes_only_rows_pending_past_the_delay(stored, settings):
-    settings.SUBMISSION_VERIFY_BATCH = 1  # the task settles its own row only, not the ones after it
+def test_the_sweeper_sends_a_task_only_when_rows_are_pending_past_the_delay(stored, settings):
     old, recent = stored(), stored()
+    assert submissions_sweep() == 0  # nothing stale: the rows' own task is on its way
     Submission.objects.filter(pk=old.pk).update(received_at=timezone.now() - timedelta(minutes=3))
 
     assert submissions_pending_stale() == [old.pk]
-    assert submissions_sweep() == 1  # eager here: the task ran at once
+    assert submissions_sweep() == 1  # eager here: the task ran at once, and took every pending row
 
     old.refresh_from_db()
     recent.refresh_from_db()
-    assert (old.status, recent.status) == ("verified", "pending")
+    assert (old.status, recent.status) == ("verified", "verified")
     assert submissions_sweep() == 0
+
+
+def test_a_task_settles_pending_rows_in_batches_and_says_when_more_remain(stored, seam_spy, settings):
+    settings.SUBMISSION_VERIFY_BATCH = 2
+    rows = [stored() for _ in range(5)]
+
+    first, more = submissions_verify_pending(batches=2)
+    rest, more_after = submissions_verify_pending(batches=2)
+
+    assert ([s.pk for s in first], more) == ([row.pk for row in rows[:4]], True)
+    assert ([s.pk for s in rest], more_after) == ([rows[4].pk], False)
+    assert submissions_verify_pending() == ([], False)
+    assert [call[1] for call in seam_spy] == [row.pk for row in rows]  # each recorded once
+    assert {row.status for row in Submission.objects.all()} == {"verified"}
+
+
+def test_a_row_that_breaks_its_batch_is_left_pending_and_the_others_are_settled(
+    stored, settings, monkeypatch
+):
+    from games import verification
+
+    settings.SUBMISSION_VERIFY_BATCH = 3
+    rows = [stored() for _ in range(4)]
+    judge = verification.submission_judge
+
+    def judge_or_break(*, submission, **flags):
+        if submission.pk == rows[1].pk:
+            raise ValueError("a bug met by this row only")
+        return judge(submission=submission, **flags)
+
+    monkeypatch.setattr(verification, "submission_judge", judge_or_break)
+
+    settled, more = submissions_verify_pending()
+
+    assert sorted(s.pk for s in settled) == [rows[0].pk, rows[2].pk, rows[3].pk]
+    assert not more
+    assert Submission.objects.get(pk=rows[1].pk).status == "pending"
+    assert Submission.objects.filter(status="verified").count() == 3
+
+
+def test_intake_sends_one_task_while_one_is_waiting(
+    api, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games.tasks import submission_verify_task
+
+    sent = []
+    monkeypatch.setattr(submission_verify_task, "delay", lambda *args: sent.append(args))
+    for _ in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            body_ = body(log=CLASSIC_WIN["log"], code=CLASSIC_WIN["code"])
+            assert api.post("/api/submissions/", body_, format="json").status_code == 202
+    assert len(sent) == 1  # the task that was sent has not started: it will find all three
+
+    settled, _ = submissions_verify_pending()  # the task starts: rows from now on send another
+    with django_capture_on_commit_callbacks(execute=True):
+        api.post("/api/submissions/", body(log=CLASSIC_WIN["log"], code=CLASSIC_WIN["code"]), format="json")
+
+    assert len(settled) == 3 and len(sent) == 2
 
 
 def test_void_and_suspension_rebuild_the_players_entries(stored, player, seam_spy):
