@@ -35,6 +35,19 @@ NAV = "[data-account-nav]"
 PHONE = {"width": 360, "height": 740}
 
 
+def open_signed_in(page: Page, context, base_url: str, name: str, monkeypatch, settings):
+    """A new player, signed in, on the game page with a ranked deal of the known win: (player, game id)."""
+    code, _ = winning_game()
+    issue_only(monkeypatch, code)
+    allow_fast_play(settings)
+    player = make_player(name)
+    sign_in(context, base_url, player)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{base_url}/")
+    page.wait_for_selector(READY)
+    return player, wait_until_ranked(page, code)
+
+
 def rank_on(banner, board: str):
     return banner.locator(f'[data-win-ranks] [data-board="{board}"]')
 
@@ -132,14 +145,7 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
     live_server, page: Page, context, monkeypatch, settings, artifacts_dir
 ):
     code, tokens = winning_game()
-    issue_only(monkeypatch, code)
-    allow_fast_play(settings)
-    player = make_player("bert")
-    sign_in(context, live_server.url, player)
-    page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{live_server.url}/")
-    page.wait_for_selector(READY)
-    first_id = wait_until_ranked(page, code)
+    player, first_id = open_signed_in(page, context, live_server.url, "bert", monkeypatch, settings)
     # The page keeps three more deals per rule set for offline play, refilled as it takes one.
     page.wait_for_function(
         """() => { const pool = JSON.parse(localStorage.getItem("yukon.pool.v1"));
@@ -192,14 +198,7 @@ def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(
     server, page: Page, context, monkeypatch, settings
 ):
     code, tokens = winning_game()
-    issue_only(monkeypatch, code)
-    allow_fast_play(settings)
-    player = make_player("cleo")
-    sign_in(context, server.url, player)
-    page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{server.url}/")
-    page.wait_for_selector(READY)
-    game_id = wait_until_ranked(page, code)
+    _, game_id = open_signed_in(page, context, server.url, "cleo", monkeypatch, settings)
     wait_for_the_worker(page)
     game = Game(code)
     play_all(page, game, tokens[:-12])
