@@ -178,8 +178,9 @@ def submissions_verify_pending(
     until a batch comes short or after `batches` (SUBMISSION_VERIFY_DRAIN_BATCHES) batches.
 
     Returns (the rows settled here, whether more may be pending). Rows another run holds
-    locked are skipped (it settles them). When a batch fails, its rows are settled one by one;
-    a row that fails alone too is logged and left pending (the sweeper sends it again).
+    locked are skipped (it settles them); a full first batch sends another task, so that the
+    worker's processes share a backlog. When a batch fails, its rows are settled one by one; a
+    row that fails alone too is logged and left pending (the sweeper sends it again).
     """
     cache.delete(VERIFY_QUEUED_KEY)  # rows committed from now on send a task of their own
     limit = settings.SUBMISSION_VERIFY_BATCH
@@ -208,6 +209,8 @@ def submissions_verify_pending(
         settled += batch
         if tried < limit:
             return settled, False
+        if len(settled) == tried and not settings.CELERY_TASK_ALWAYS_EAGER:
+            submissions_verify_soon()  # a backlog: a task on another worker process may help
     return settled, True
 
 

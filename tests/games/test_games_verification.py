@@ -146,6 +146,21 @@ def test_a_task_settles_pending_rows_in_batches_and_says_when_more_remain(stored
     assert {row.status for row in Submission.objects.all()} == {"verified"}
 
 
+def test_a_backlog_sends_one_helper_task_for_the_other_worker_processes(stored, settings, monkeypatch):
+    from games.tasks import submission_verify_task
+
+    settings.SUBMISSION_VERIFY_BATCH = 2
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # as in a worker (the helper is not run here)
+    sent = []
+    monkeypatch.setattr(submission_verify_task, "delay", lambda *args: sent.append(args))
+    for _ in range(5):
+        stored()
+
+    settled, more = submissions_verify_pending()
+
+    assert (len(settled), more, len(sent)) == (5, False, 1)
+
+
 def test_a_row_that_breaks_its_batch_is_left_pending_and_the_others_are_settled(
     stored, settings, monkeypatch
 ):
