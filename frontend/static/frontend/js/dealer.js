@@ -5,6 +5,7 @@
 // ranked deal left before its first move goes back to the pool.
 
 import { CLASSIC } from "./engine.js";
+import { t } from "./i18n.js";
 import { giveBack, poolSize, refillPool, takeIssued } from "./pool.js";
 import { ORIGINS } from "./session.js";
 import { enqueueResult } from "./sync.js";
@@ -40,8 +41,8 @@ export class Dealer {
     if (account && !deal.issued) {
       deal.why =
         refill?.reason === "offline"
-          ? "No ranked deal is left on this device without a connection: this one is unranked."
-          : `No ranked deal could be issued (${refill?.reason ?? "unknown"}): this one is unranked.`;
+          ? t("ranked.noneOffline")
+          : t("ranked.notIssued", { reason: refill?.reason ?? t("ranked.unknown") });
     }
     return deal;
   }
