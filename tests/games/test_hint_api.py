@@ -21,7 +21,7 @@ CODE = "YU1-C-AAAAAAC"  # won by the solver in milliseconds
 LOG = next(win["log"] for win in WINS if win["code"] == CODE)
 MIDWAY = " ".join(LOG.split()[:30])
 UNWINNABLE = "YU1-C-AAAAACX"
-UNDECIDED = "YU1-C-AAAAAAB"
+UNDECIDED = "YU1-C-AAAAAAL"  # deal 11: no answer within seconds
 
 
 def ask(client: APIClient, code: str = CODE, log: str = MIDWAY):

@@ -1,7 +1,7 @@
 """Solved deals: the stored answers, the pool of winnable deals and its refill, par, the daily filter.
 
 The solver is the real one, on deals it settles in milliseconds (the solver's fixture wins, and
-deal 75, which it proves unwinnable) or with limits too small to decide (deal 1).
+deal 75, which it proves unwinnable) or with limits too small to decide (deal 11).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ pytestmark = pytest.mark.django_db
 WON_CLASSIC = ["YU1-C-AAAAAAC", "YU1-C-AAAAAAD", "YU1-C-AAAAAAF", "YU1-C-AAAAAAH"]  # won in < 0.1 s
 WON_RELAXED = "YU1-R-AAAAAAA"
 UNWINNABLE = "YU1-C-AAAAACX"  # deal 75: proven unwinnable in about 0.2 s
-UNDECIDED = "YU1-C-AAAAAAB"  # deal 1: no answer within a second
+UNDECIDED = "YU1-C-AAAAAAL"  # deal 11: no answer within seconds
 WIN_LOGS = {win["code"]: win["log"] for win in WINS}
 
 
