@@ -114,13 +114,16 @@ class SolvedDeal(models.Model):
     seconds = models.FloatField(default=0.0)  # time of the last search
     time_limit = models.FloatField(default=0.0)  # the largest limit a search was given
     shortened = models.BooleanField(default=False)  # a search for a shorter win (par) has run
+    # Drawn at random for the pool of winnable deals; deals searched for another reason (a daily
+    # deal's candidate, a par) are never handed out as winnable deals.
+    pooled = models.BooleanField(default=False)
     solved_at = models.DateTimeField()
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["rules", "deal_number"], name="solved_deal_unique_number"),
         ]
-        indexes = [models.Index(fields=["rules", "result"])]
+        indexes = [models.Index(fields=["rules", "pooled", "result"], name="solved_deal_pool")]
 
     def __str__(self) -> str:
         return f"{self.code}: {self.result}"

@@ -39,15 +39,17 @@ def solved_deal_solve(
     time_limit: float,
     max_nodes: int | None = None,
     shorten: bool = False,
+    pooled: bool = False,
     now: datetime | None = None,
 ) -> SolvedDeal:
-    """Search one deal and merge the answer into its row; `shorten` searches for its par."""
+    """Search one deal and merge the answer into its row; `shorten` searches for its par, `pooled`
+    marks a deal drawn for the pool of winnable deals."""
     game_code = code if isinstance(code, GameCode) else GameCode.parse(code)
     solution = solve(
         game_code, time_limit=time_limit, max_nodes=max_nodes or settings.SOLVER_MAX_NODES, shorten=shorten
     )
     return solved_deal_store(
-        code=game_code, solution=solution, time_limit=time_limit, shortened=shorten, now=now
+        code=game_code, solution=solution, time_limit=time_limit, shortened=shorten, pooled=pooled, now=now
     )
 
 
@@ -57,9 +59,11 @@ def solved_deal_store(
     solution: Solution,
     time_limit: float,
     shortened: bool = False,
+    pooled: bool = False,
     now: datetime | None = None,
 ) -> SolvedDeal:
-    """Merge one search's answer into the deal's row, creating it when missing.
+    """Merge one search's answer into the deal's row, creating it when missing (`pooled`: in the
+    pool of winnable deals, decided when the row is made).
 
     `won` (a line the engine replayed) and `unwinnable` (a proof) are final; a later win only
     lowers the par. `unknown` never overwrites an answer.
@@ -69,7 +73,11 @@ def solved_deal_store(
         row = SolvedDeal.objects.select_for_update().filter(code=str(code)).first()
         if row is None:
             row = SolvedDeal(
-                rules=code.rules.value, deal_number=code.number, code=str(code), result=Result.UNKNOWN
+                rules=code.rules.value,
+                deal_number=code.number,
+                code=str(code),
+                result=Result.UNKNOWN,
+                pooled=pooled,
             )
         _merge(row, solution=solution, time_limit=time_limit, shortened=shortened, now=now)
         try:
@@ -114,8 +122,12 @@ class PoolRefill:
     pool_size: int  # winnable deals of the rule set after the run
 
 
+def _pool(*, rules: str):
+    return SolvedDeal.objects.filter(rules=rules, pooled=True, result=Result.WON)
+
+
 def deal_pool_size(*, rules: str) -> int:
-    return SolvedDeal.objects.filter(rules=rules, result=Result.WON).count()
+    return _pool(rules=rules).count()
 
 
 def deal_pool_refill(
@@ -148,7 +160,7 @@ def deal_pool_refill(
         code = GameCode(Rules(rules), number)
         if SolvedDeal.objects.filter(code=str(code)).exists():
             continue
-        row = solved_deal_solve(code=code, time_limit=time_limit)
+        row = solved_deal_solve(code=code, time_limit=time_limit, pooled=True)
         solved += 1
         if row.result == Result.WON:
             won += 1
@@ -163,8 +175,12 @@ _sampler = random.SystemRandom()
 
 
 def winnable_codes_sample(*, rules: str, count: int) -> list[str]:
-    """Up to `count` different codes of `rules` the solver has won, drawn at random."""
-    ids = list(SolvedDeal.objects.filter(rules=rules, result=Result.WON).values_list("pk", flat=True))
+    """Up to `count` different codes of the pool of `rules`, drawn at random.
+
+    Only deals drawn for the pool: a daily deal's candidates (today's, tomorrow's) are never
+    handed out, nor deals searched for their par.
+    """
+    ids = list(_pool(rules=rules).values_list("pk", flat=True))
     chosen = _sampler.sample(ids, min(count, len(ids)))
     codes = dict(SolvedDeal.objects.filter(pk__in=chosen).values_list("pk", "code"))
     return [codes[pk] for pk in chosen]

@@ -55,7 +55,8 @@ def test_a_won_deal_is_stored_with_its_par_and_a_line_the_engine_accepts():
     assert (row.code, row.rules, row.deal_number, row.result) == (WON_CLASSIC[0], "classic", 2, "won")
     verdict = verify(row.code, row.solution)
     assert verdict.legal and verdict.won and verdict.moves == row.par
-    assert row.nodes > 0 and row.seconds > 0 and row.time_limit == 2.0 and not row.shortened
+    assert row.nodes > 0 and row.seconds > 0 and row.time_limit == 2.0
+    assert not row.shortened and not row.pooled  # searched, but not drawn for the pool
     assert SolvedDeal.objects.get(code=WON_CLASSIC[0]) == row
 
 
@@ -104,6 +105,7 @@ def test_a_refill_stores_every_answer_and_counts_the_winnable_ones():
     assert stored == {
         WON_CLASSIC[0]: "won", UNWINNABLE: "unwinnable", WON_CLASSIC[1]: "won", UNDECIDED: "unknown"
     }  # fmt: skip
+    assert SolvedDeal.objects.filter(pooled=True).count() == 4
     assert deal_pool_size(rules="classic") == 2 and deal_pool_size(rules="relaxed") == 0
 
 
@@ -136,23 +138,31 @@ def test_the_periodic_refill_can_be_switched_off(settings):
     assert not SolvedDeal.objects.exists()
 
 
-def test_the_sample_holds_only_won_deals_of_the_rule_set():
-    for code in [*WON_CLASSIC, WON_RELAXED]:
-        solved_deal_solve(code=code, time_limit=2.0)
-    solved_deal_solve(code=UNWINNABLE, time_limit=5.0)
-    solved_deal_solve(code=UNDECIDED, time_limit=0.05)
+def pool(*codes: str, time_limit: float = 2.0) -> None:
+    """Put deals in the pool, as the refill does with random ones."""
+    for rules in ("classic", "relaxed"):
+        drawn = numbers(*(code for code in codes if GameCode.parse(code).rules.value == rules))
+        deal_pool_refill(rules=rules, count=len(drawn), time_limit=time_limit, numbers=drawn)
+
+
+def test_the_sample_holds_only_won_deals_of_the_pool_of_the_rule_set(settings):
+    pool(*WON_CLASSIC[:3], WON_RELAXED, UNWINNABLE)
+    pool(UNDECIDED, time_limit=0.05)
+    settings.SOLVER_DAILY_TIME_LIMIT = 2.0
+    assert deal_is_winnable(WON_CLASSIC[3])  # a daily deal's candidate: won, not in the pool
+    deal_par_solve(code="YU1-C-AAAAAAJ", time_limit=0.2)  # a deal with a board: won, not in the pool
 
     every = winnable_codes_sample(rules="classic", count=50)
     two = winnable_codes_sample(rules="classic", count=2)
 
-    assert sorted(every) == sorted(WON_CLASSIC)
-    assert len(two) == len(set(two)) == 2 and set(two) <= set(WON_CLASSIC)
+    assert sorted(every) == sorted(WON_CLASSIC[:3])
+    assert len(two) == len(set(two)) == 2 and set(two) <= set(WON_CLASSIC[:3])
     assert winnable_codes_sample(rules="relaxed", count=5) == [WON_RELAXED]
+    assert deal_pool_size(rules="classic") == 3
 
 
 def test_ranked_deals_are_drawn_by_secrets_over_every_deal_never_from_the_pool(api, monkeypatch):
-    for code in WON_CLASSIC:
-        solved_deal_solve(code=code, time_limit=2.0)
+    pool(*WON_CLASSIC)
     drawn = []
 
     def randbelow(limit):
@@ -174,9 +184,7 @@ def test_ranked_deals_are_drawn_by_secrets_over_every_deal_never_from_the_pool(a
 
 
 def test_the_winnable_endpoint_answers_anyone_with_won_codes_only(client):
-    for code in WON_CLASSIC[:3]:
-        solved_deal_solve(code=code, time_limit=2.0)
-    solved_deal_solve(code=UNWINNABLE, time_limit=5.0)
+    pool(*WON_CLASSIC[:3], UNWINNABLE)
 
     response = client.get("/api/deals/winnable/?rules=classic&count=2")
     every = client.get("/api/deals/winnable/?count=50")
