@@ -1,7 +1,7 @@
 """Submission intake and verification throughput against the full stack.
 
     python bench/submissions.py [--requests 2000] [--concurrency 16] [--web-workers 2]
-                                [--worker-concurrency 2]
+                                [--web-threads 4] [--worker-concurrency 2]
 
 Needs PostgreSQL and Redis on this machine (see docs/operations.md); it uses databases of its
 own (`--database-url`, default postgres://postgres@127.0.0.1:5432/yukon_bench_submissions, created when
@@ -57,6 +57,7 @@ def parse_args() -> argparse.Namespace:
         help="send at this fixed rate (requests/s, open loop) instead of keeping --concurrency in flight",
     )  # fmt: skip
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--web-threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="the Celery worker's pool size")
     parser.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
     parser.add_argument(
@@ -372,7 +373,8 @@ def main() -> None:
     load_at_start = round(os.getloadavg()[0], 2)
     log_dir = PROJECT_DIR / "var"
     log_dir.mkdir(exist_ok=True)
-    web_env = {**env, "GUNICORN_BIND": f"127.0.0.1:{args.port}", "WEB_CONCURRENCY": str(args.web_workers)}
+    web_env = {**env, "GUNICORN_BIND": f"127.0.0.1:{args.port}", "WEB_CONCURRENCY": str(args.web_workers),
+               "GUNICORN_THREADS": str(args.web_threads)}  # fmt: skip
     web = start([sys.executable, "-m", "gunicorn", "-c", "python:yukon_site.gunicorn_conf", "yukon_site.wsgi",
                  "--access-logfile", "/dev/null"], web_env, log_dir / "bench-gunicorn.log")  # fmt: skip
     try:
@@ -400,7 +402,8 @@ def main() -> None:
     figures = {
         "intake": intake_figures,
         "verification": verify_figures,
-        "setup": {"web_workers": args.web_workers, "worker_concurrency": args.worker_concurrency,
+        "setup": {"web_workers": args.web_workers, "web_threads": args.web_threads,
+                  "worker_concurrency": args.worker_concurrency,
                   "cpus": os.cpu_count(), "load_average_at_start": load_at_start},
     }  # fmt: skip
     if args.json:

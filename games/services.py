@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import hooks
@@ -235,8 +235,7 @@ def submission_create(*, user, data: SubmissionInput, now: datetime | None = Non
     now = now or timezone.now()
     game_code, tokens = submission_validate(data=data, now=now)
     body_hash = _body_hash(user_id=user.pk, data=data)
-    if existing := _existing(client_id=data.client_id, body_hash=body_hash):
-        return existing, False
+    # No look-up first: a client_id sent again is rare, and its INSERT (or its game) refuses it.
     try:
         with transaction.atomic():
             submission = _store(user=user, data=data, game_code=game_code, body_hash=body_hash, now=now)
@@ -245,7 +244,7 @@ def submission_create(*, user, data: SubmissionInput, now: datetime | None = Non
             # robust: a broker outage must not undo a stored result; the sweeper enqueues it later.
             transaction.on_commit(submissions_verify_soon, robust=True)
     except (IntegrityError, GameAlreadyUsed) as error:
-        # A parallel request stored the same client_id (or used the same game) first.
+        # This client_id was stored before, or by a parallel request (or the game was used).
         if existing := _existing(client_id=data.client_id, body_hash=body_hash):
             return existing, False
         if isinstance(error, GameAlreadyUsed):
@@ -259,33 +258,17 @@ def submission_create(*, user, data: SubmissionInput, now: datetime | None = Non
 
 
 def _store(*, user, data: SubmissionInput, game_code: GameCode | None, body_hash: str, now) -> Submission:
-    game = None
     if data.game_id is not None:
-        game = IssuedGame.objects.select_for_update().filter(pk=data.game_id).first()
-        if game is None:
-            raise GameNotFound(f"no game {data.game_id} was issued")
-        if game.user_id != user.pk:
-            raise GameNotYours(f"game {data.game_id} was issued to another player")
-        if game.state != IssuedGame.State.ISSUED:
-            raise GameAlreadyUsed(f"game {data.game_id} is {game.state}: it accepts no result")
-        skew = timedelta(milliseconds=settings.SUBMISSION_CLOCK_SKEW_MS)
-        if data.finished_at < game.issued_at - skew:
-            raise SubmissionInvalid({"finished_at": ["finished_at is before the game was issued"]})
-        taken = IssuedGame.objects.filter(pk=game.pk, state=IssuedGame.State.ISSUED).update(
-            state=IssuedGame.State.FINISHED, finished_at=now
-        )
-        if not taken:
-            raise GameAlreadyUsed(f"game {data.game_id} already has a result")
-        code, rules = game.code, game.rules
+        code, rules = _game_take(game_id=data.game_id, user=user, finished_at=data.finished_at, now=now)
     else:
         code, rules = str(game_code), game_code.rules.value
     return Submission.objects.create(
         client_id=data.client_id,
         user=user,
-        game=game,
+        game_id=data.game_id,
         code=code,
         rules=rules,
-        ranked=game is not None,
+        ranked=data.game_id is not None,
         assisted=data.assisted,
         log=" ".join(data.log.split()),
         move_times_ms=data.move_times_ms,
@@ -295,6 +278,35 @@ def _store(*, user, data: SubmissionInput, game_code: GameCode | None, body_hash
         body_hash=body_hash,
         received_at=now,
     )
+
+
+def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> tuple[str, str]:
+    """Mark the player's issued, unused game finished; its (code, rules). One UPDATE … RETURNING
+    (it locks the row until the commit); only a refusal reads the game to say why."""
+    skew = timedelta(milliseconds=settings.SUBMISSION_CLOCK_SKEW_MS)
+    state = IssuedGame.State
+    sql = (
+        f"UPDATE {connection.ops.quote_name(IssuedGame._meta.db_table)} SET state = %s, finished_at = %s "
+        "WHERE id = %s AND user_id = %s AND state = %s AND issued_at <= %s RETURNING code, rules"
+    )
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql, [state.FINISHED, adapt(now), game_id, user.pk, state.ISSUED, adapt(finished_at + skew)]
+        )
+        taken = cursor.fetchone()
+    if taken is not None:
+        return taken
+    game = IssuedGame.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(f"no game {game_id} was issued")
+    if game.user_id != user.pk:
+        raise GameNotYours(f"game {game_id} was issued to another player")
+    if game.state != state.ISSUED:
+        raise GameAlreadyUsed(f"game {game_id} is {game.state}: it accepts no result")
+    if finished_at < game.issued_at - skew:
+        raise SubmissionInvalid({"finished_at": ["finished_at is before the game was issued"]})
+    raise GameAlreadyUsed(f"game {game_id} already has a result")
 
 
 def submission_void(*, submission: Submission, voided: bool = True) -> Submission:
