@@ -63,6 +63,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379", help="server URL")
     parser.add_argument("--redis-db", type=int, default=12, help="emptied at the start and the end")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections")
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-package", action="store_true", help="leave out the PyPI package")
@@ -356,13 +357,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_gunicorn(*, workers: int) -> tuple[subprocess.Popen, int]:
+def start_gunicorn(*, workers: int, threads: int) -> tuple[subprocess.Popen, int]:
+    """gunicorn with the project's settings (yukon_site/gunicorn_conf.py), access log off."""
     port = free_port()
     gunicorn = Path(sys.executable).parent / "gunicorn"
+    env = {**os.environ, "GUNICORN_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
+           "GUNICORN_THREADS": str(threads)}  # fmt: skip
     process = subprocess.Popen(
-        [str(gunicorn), "yukon_site.wsgi", "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
-         "--log-level", "warning", "--worker-tmp-dir", "/dev/shm"],
-        cwd=PROJECT, start_new_session=True, stdout=subprocess.DEVNULL,
+        [str(gunicorn), "-c", "python:yukon_site.gunicorn_conf", "yukon_site.wsgi", "--access-logfile",
+         "/dev/null", "--log-level", "warning"],
+        cwd=PROJECT, start_new_session=True, stdout=subprocess.DEVNULL, env=env,
     )  # fmt: skip
     import urllib.error
     import urllib.request
@@ -427,6 +431,7 @@ def wrk(url: str, *, seconds: float, connections: int, script: str | None = None
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     socket_errors = re.search(r"Socket errors: (.*)", output)
     return {
+        "requests": int(re.search(r"(\d+) requests in", output)[1]),
         "per_s": round(float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1])),
         "p50_ms": round(latencies["50"], 2),
         "p99_ms": round(latencies["99"], 2),
@@ -435,8 +440,29 @@ def wrk(url: str, *, seconds: float, connections: int, script: str | None = None
     }
 
 
+def cpu_seconds(process: subprocess.Popen) -> float:
+    """CPU time (user + system) of every live process in `process`'s group (Linux /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == process.pid:  # fields[2]: the process group
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def measure_http(*, args: argparse.Namespace, size: int, rng: random.Random) -> dict:
-    process, port = start_gunicorn(workers=args.workers)
+    process, port = start_gunicorn(workers=args.workers, threads=args.threads)
+
+    def measured(url: str, script: str | None = None) -> dict:
+        before = cpu_seconds(process)
+        figures = wrk(url, seconds=args.seconds, connections=args.connections, script=script)
+        # gunicorn's CPU (every worker) per request: the cost, whatever else runs on the machine.
+        figures["cpu_ms"] = round((cpu_seconds(process) - before) * 1000 / max(figures["requests"], 1), 3)
+        return figures
+
     try:
         base = f"http://127.0.0.1:{port}/api/leaderboards/?rules=classic"
         cookies = session_cookies(size=size, count=min(SESSIONS, size), rng=rng)
@@ -451,10 +477,7 @@ def measure_http(*, args: argparse.Namespace, size: int, rng: random.Random) -> 
             )  # fmt: skip
         try:
             wrk(base, seconds=1, connections=args.connections)  # warm up every worker
-            return {
-                "top50": wrk(base, seconds=args.seconds, connections=args.connections),
-                "around": wrk(base, seconds=args.seconds, connections=args.connections, script=script.name),
-            }
+            return {"top50": measured(base), "around": measured(base, script.name)}
         finally:
             os.unlink(script.name)
     finally:
@@ -471,6 +494,8 @@ def table(results: dict) -> str:
         if not figure:
             return "—"
         extra = f", {figure['errors']} errors" if figure.get("errors") else ""
+        if "cpu_ms" in figure:
+            extra += f", CPU {figure['cpu_ms']:.2f} ms"
         return f"{figure['p50_ms']:.2f} / {figure['p99_ms']:.2f} ms, {figure['per_s']:,}/s{extra}"
 
     names = {
@@ -478,7 +503,7 @@ def table(results: dict) -> str:
         "package": "PyPI `leaderboard` 3.7.3, same Redis",
         "service_redis": "service layer, Redis",
         "service_sql": "service layer, SQL only",
-        "http": f"HTTP, gunicorn ({results['workers']} workers), wrk",
+        "http": f"HTTP, gunicorn ({results['workers']} × {results['threads']} threads), wrk",
     }
     for size, figures in results["sizes"].items():
         for path, name in names.items():
@@ -509,7 +534,7 @@ def main() -> None:
     bench_redis.flushdb()
     recreate_database(args)
     rng = random.Random(2026)
-    results: dict = {"workers": args.workers, "seconds": args.seconds, "sizes": {}}
+    results: dict = {"workers": args.workers, "threads": args.threads, "seconds": args.seconds, "sizes": {}}
     try:
         migrate()
         import django
@@ -529,7 +554,8 @@ def main() -> None:
             rebuild_seconds = time.monotonic() - started
             print(f"  COPY of {added:,} players: {fill_seconds:.1f} s; Redis rebuild of {loaded:,}: "
                   f"{rebuild_seconds:.1f} s", flush=True)  # fmt: skip
-            figures = {"fill_seconds": round(fill_seconds, 1), "rebuild_seconds": round(rebuild_seconds, 2)}
+            figures = {"fill_seconds": round(fill_seconds, 1), "rebuild_seconds": round(rebuild_seconds, 2),
+                       "load_average": round(os.getloadavg()[0], 2)}  # fmt: skip
             figures.update(measure_service(size=size, seconds=args.seconds, rng=rng))
             if not args.skip_package:
                 fill_package_set(bench_redis, board_key=f"lb:{BOARD}")
@@ -539,6 +565,9 @@ def main() -> None:
                 figures["http"] = measure_http(args=args, size=size, rng=rng)
             results["sizes"][size] = figures
             print(table({**results, "sizes": {size: figures}}), flush=True)
+            print(
+                f"  load average {figures['load_average']} before, {os.getloadavg()[0]:.2f} after", flush=True
+            )
     finally:
         from django.db import connections
 

@@ -1,7 +1,7 @@
 """Submission intake and verification throughput against the full stack.
 
-    python bench/submissions.py [--requests 2000] [--concurrency 16] [--web-workers 2]
-                                [--web-threads 4] [--worker-concurrency 2]
+    python bench/submissions.py [--requests 2000] [--concurrency 16] [--web-workers 3]
+                                [--web-threads 1] [--worker-concurrency 2]
 
 Needs PostgreSQL and Redis on this machine (see docs/operations.md); it uses databases of its
 own (`--database-url`, default postgres://postgres@127.0.0.1:5432/yukon_bench_submissions, created when
@@ -56,8 +56,8 @@ def parse_args() -> argparse.Namespace:
         "--rate", type=float, default=0,
         help="send at this fixed rate (requests/s, open loop) instead of keeping --concurrency in flight",
     )  # fmt: skip
-    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--web-threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--web-threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="the Celery worker's pool size")
     parser.add_argument("--port", type=int, default=0, help="gunicorn's port (default: a free one)")
     parser.add_argument(

@@ -5,11 +5,16 @@ Key ``<prefix>:<board>`` (``lb:classic:all``). Score: the entry's sort key
 Member: the zero-padded complement of the user id (``10^19 − 1 − id``, 19 digits), so that
 ZREVRANGE, which orders equal scores by descending member bytes, puts the lower user id first.
 
+Beside each sorted set, the hash ``<key>:d`` holds every member's details (submission id,
+moves, duration, deal code; the score and the time are in the sort key), written and removed
+with it, so that a page needs nothing else from PostgreSQL than the players' names.
+
 Every built key holds one sentinel member ``""`` with score −1 (always last): a key that
 exists is complete, a missing key means "not built" (never "empty"), and writes only touch
 keys that exist, so a key can never be half-filled by them. A rebuild fills ``<key>:build``
-and RENAMEs it over the key; writes arriving meanwhile go to both, and removals made during
-the rebuild are remembered in ``<key>:removed`` so the loader does not bring them back.
+(and ``<key>:build:d``) and RENAMEs it over the key; writes arriving meanwhile go to both, and
+removals made during the rebuild are remembered in ``<key>:removed`` so the loader does not
+bring them back.
 
 This module knows Redis only; leaderboard/indexing.py connects it to Django.
 """
@@ -38,17 +43,30 @@ def user_for(member: bytes | str) -> int:
     return MEMBER_COMPLEMENT - int(member)
 
 
-# KEYS: live, build, removed. ARGV: mode (gt | set | del), sort key, member.
+# KEYS: live, build, removed, live details, build details. ARGV: mode (gt | set | del), sort
+# key, member, build TTL, details. A member's details change with its score, and only then.
 _WRITE = """
-local mode, score, member = ARGV[1], ARGV[2], ARGV[3]
-local function apply(key)
-  if mode == 'del' then redis.call('zrem', key, member)
-  elseif mode == 'gt' then redis.call('zadd', key, 'GT', score, member)
-  else redis.call('zadd', key, score, member) end
+local mode, score, member, details = ARGV[1], ARGV[2], ARGV[3], ARGV[5]
+local function apply(key, hash)
+  local changed = true
+  if mode == 'del' then
+    redis.call('zrem', key, member)
+    redis.call('hdel', hash, member)
+    return
+  elseif mode == 'gt' then
+    changed = redis.call('zadd', key, 'GT', 'CH', score, member) == 1
+  else
+    redis.call('zadd', key, score, member)
+  end
+  if changed then
+    redis.call('hset', hash, member, details)
+    local ttl = redis.call('pttl', key)
+    if ttl > 0 then redis.call('pexpire', hash, ttl) end
+  end
 end
-if redis.call('exists', KEYS[1]) == 1 then apply(KEYS[1]) end
+if redis.call('exists', KEYS[1]) == 1 then apply(KEYS[1], KEYS[4]) end
 if redis.call('exists', KEYS[2]) == 1 then
-  apply(KEYS[2])
+  apply(KEYS[2], KEYS[5])
   if mode == 'del' then
     redis.call('sadd', KEYS[3], member)
     redis.call('expire', KEYS[3], ARGV[4])
@@ -59,23 +77,36 @@ end
 return 1
 """
 
-# KEYS: build, removed. ARGV: sort key, member, sort key, member, ... Returns 0 if the build
-# key vanished (Redis flushed meanwhile): the rebuild must then stop.
+# KEYS: build, removed, build details. ARGV: sort key, member, details, sort key, member, ...
+# Returns 0 if the build key vanished (Redis flushed meanwhile): the rebuild must then stop.
 _LOAD = """
 if redis.call('exists', KEYS[1]) == 0 then return 0 end
 local check = redis.call('exists', KEYS[2]) == 1
-for i = 1, #ARGV, 2 do
+for i = 1, #ARGV, 3 do
   local member = ARGV[i + 1]
-  if not (check and redis.call('sismember', KEYS[2], member) == 1) then
-    redis.call('zadd', KEYS[1], 'NX', ARGV[i], member)
+  if not (check and redis.call('sismember', KEYS[2], member) == 1)
+      and redis.call('zadd', KEYS[1], 'NX', ARGV[i], member) == 1 then
+    redis.call('hset', KEYS[3], member, ARGV[i + 2])
   end
 end
 return 1
 """
 
-# KEYS: board. ARGV: mode (first | after | before), sort key, member, limit.
-# Returns false for a missing key, else {count, offset, {member, score, ...}}.
-_PAGE = """
+# The details of the members of a ZREVRANGE … WITHSCORES answer (false where missing).
+_DETAILS = """
+local function details(hash, found)
+  local members = {}
+  for i = 1, #found, 2 do members[#members + 1] = found[i] end
+  if #members == 0 then return {} end
+  return redis.call('hmget', hash, unpack(members))
+end
+"""
+
+# KEYS: board, its details. ARGV: mode (first | after | before), sort key, member, limit.
+# Returns false for a missing key, else {count, offset, {member, score, ...}, {details, ...}}.
+_PAGE = (
+    _DETAILS
+    + """
 local key = KEYS[1]
 if redis.call('exists', key) == 0 then return false end
 local count = redis.call('zcard', key) - 1
@@ -95,23 +126,29 @@ if ARGV[1] ~= 'first' then
     if offset < 0 then limit = limit + offset; offset = 0 end
   end
 end
-if limit <= 0 or offset >= count then return {count, offset, {}} end
-return {count, offset, redis.call('zrevrange', key, offset, offset + limit - 1, 'WITHSCORES')}
+if limit <= 0 or offset >= count then return {count, offset, {}, {}} end
+local found = redis.call('zrevrange', key, offset, offset + limit - 1, 'WITHSCORES')
+return {count, offset, found, details(KEYS[2], found)}
 """
+)
 
-# KEYS: board. ARGV: member, span. Returns false for a missing key, else
-# {count, rank0 (−1 when absent), offset, {member, score, ...}}.
-_AROUND = """
+# KEYS: board, its details. ARGV: member, span. Returns false for a missing key, else
+# {count, rank0 (−1 when absent), offset, {member, score, ...}, {details, ...}}.
+_AROUND = (
+    _DETAILS
+    + """
 local key = KEYS[1]
 if redis.call('exists', key) == 0 then return false end
 local count = redis.call('zcard', key) - 1
 local rank = redis.call('zrevrank', key, ARGV[1])
-if not rank then return {count, -1, 0, {}} end
+if not rank then return {count, -1, 0, {}, {}} end
 local span = tonumber(ARGV[2])
 local first = math.max(0, rank - span)
 local last = math.min(rank + span, count - 1)
-return {count, rank, first, redis.call('zrevrange', key, first, last, 'WITHSCORES')}
+local found = redis.call('zrevrange', key, first, last, 'WITHSCORES')
+return {count, rank, first, found, details(KEYS[2], found)}
 """
+)
 
 # KEYS: boards. ARGV, for each board in turn: q, q × (sort key, member) to rank, then w,
 # w × (sort key, member) of entries written by the caller's open transaction (not in Redis
@@ -163,6 +200,24 @@ return 0
 
 
 @dataclass(frozen=True)
+class EntryDetails:
+    """What a page shows of an entry besides its score and time (both in the sort key)."""
+
+    submission_id: int
+    moves: int
+    duration_ms: int
+    code: str
+
+    def encode(self) -> str:
+        return f"{self.submission_id} {self.moves} {self.duration_ms} {self.code}"
+
+    @classmethod
+    def decode(cls, text: bytes | str) -> EntryDetails:
+        submission_id, moves, duration_ms, code = (text.decode() if isinstance(text, bytes) else text).split()
+        return cls(int(submission_id), int(moves), int(duration_ms), code)
+
+
+@dataclass(frozen=True)
 class IndexChange:
     """One write to a board: `mode` "gt" (only if better), "set" (exactly) or "del"."""
 
@@ -170,12 +225,14 @@ class IndexChange:
     user_id: int
     mode: str
     sort_key: int = 0
+    details: EntryDetails | None = None
 
 
 @dataclass(frozen=True)
 class IndexItem:
     user_id: int
     sort_key: int
+    details: EntryDetails | None = None  # None: not kept (a key built before details were)
 
 
 @dataclass(frozen=True)
@@ -216,7 +273,7 @@ class RedisBoardIndex:
         boards = []
         for key in self.client.scan_iter(match=f"{self.prefix}:*", count=1000):
             board = self.board_of(key)
-            if not board.endswith((":build", ":removed", ":lock")):
+            if not board.endswith((":build", ":removed", ":lock", ":d")):
                 boards.append(board)
         return sorted(boards)
 
@@ -229,9 +286,10 @@ class RedisBoardIndex:
         pipe = self.client.pipeline(transaction=False)
         for change in changes:
             key = self.key(change.board)
+            details = change.details.encode() if change.details else ""
             self._write(
-                keys=[key, f"{key}:build", f"{key}:removed"],
-                args=[change.mode, change.sort_key, member_for(change.user_id), BUILD_KEY_TTL],
+                keys=[key, f"{key}:build", f"{key}:removed", f"{key}:d", f"{key}:build:d"],
+                args=[change.mode, change.sort_key, member_for(change.user_id), BUILD_KEY_TTL, details],
                 client=pipe,
             )
         pipe.execute()
@@ -243,20 +301,22 @@ class RedisBoardIndex:
     ) -> IndexSlice | None:
         """The first page, or `limit` items right after / before the entry (sort_key, user_id)."""
         member = member_for(user_id) if mode != "first" else ""
-        answer = self._page(keys=[self.key(board)], args=[mode, sort_key, member, limit])
+        key = self.key(board)
+        answer = self._page(keys=[key, f"{key}:d"], args=[mode, sort_key, member, limit])
         if answer is None:
             return None
-        count, offset, flat = answer
-        return IndexSlice(int(count), int(offset), _items(flat))
+        count, offset, flat, details = answer
+        return IndexSlice(int(count), int(offset), _items(flat, details))
 
     def around(self, board: str, *, user_id: int, span: int = 10) -> tuple[int | None, IndexSlice] | None:
         """(0-based rank or None when absent, the slice around it), or None for a missing key."""
-        answer = self._around(keys=[self.key(board)], args=[member_for(user_id), span])
+        key = self.key(board)
+        answer = self._around(keys=[key, f"{key}:d"], args=[member_for(user_id), span])
         if answer is None:
             return None
-        count, rank, offset, flat = answer
+        count, rank, offset, flat, details = answer
         rank = int(rank)
-        return (rank if rank >= 0 else None), IndexSlice(int(count), int(offset), _items(flat))
+        return (rank if rank >= 0 else None), IndexSlice(int(count), int(offset), _items(flat, details))
 
     def rank(self, board: str, *, user_id: int) -> int | None:
         """0-based rank, −1 when the player has no entry, or None for a missing key.
@@ -315,37 +375,41 @@ class RedisBoardIndex:
     def rebuild(
         self,
         board: str,
-        rows: Callable[[], Iterable[tuple[int, int]]],
+        rows: Callable[[], Iterable[tuple[int, int, EntryDetails]]],
         *,
         expire_at: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> int:
-        """Fill the build key from `rows()` — (sort_key, user_id) pairs, read after the build key
-        exists — and RENAME it over the board's key. Returns the number of entries loaded."""
+        """Fill the build key from `rows()` — (sort_key, user_id, details), read after the build
+        key exists — and RENAME it over the board's key. Returns the number of entries loaded."""
         key = self.key(board)
         build, removed = f"{key}:build", f"{key}:removed"
         pipe = self.client.pipeline()
-        pipe.delete(build, removed)
+        pipe.delete(build, f"{build}:d", removed)
         pipe.zadd(build, {SENTINEL: SENTINEL_SCORE})
+        pipe.hset(f"{build}:d", SENTINEL, "")  # so that it exists, even for an empty board
         pipe.expire(build, BUILD_KEY_TTL)
+        pipe.expire(f"{build}:d", BUILD_KEY_TTL)
         pipe.execute()
         loaded = 0
         for batch in _batches(rows(), LOAD_BATCH):
             args = []
-            for sort_key, user_id in batch:
-                args += [sort_key, member_for(user_id)]
-            if not self._load(keys=[build, removed], args=args):
+            for sort_key, user_id, details in batch:
+                args += [sort_key, member_for(user_id), details.encode()]
+            if not self._load(keys=[build, removed, f"{build}:d"], args=args):
                 raise IndexBuildLost(f"the build key of {board} vanished during the rebuild")
             loaded += len(batch)
             if progress:
                 progress(loaded)
         pipe = self.client.pipeline()
         pipe.rename(build, key)
+        pipe.rename(f"{build}:d", f"{key}:d")
         pipe.delete(removed)
-        if expire_at is None:
-            pipe.persist(key)
-        else:
-            pipe.expireat(key, expire_at)
+        for name in (key, f"{key}:d"):
+            if expire_at is None:
+                pipe.persist(name)
+            else:
+                pipe.expireat(name, expire_at)
         try:
             pipe.execute()
         except redis.ResponseError as error:  # "no such key": the build key vanished
@@ -354,16 +418,21 @@ class RedisBoardIndex:
 
     def drop(self, board: str) -> None:
         key = self.key(board)
-        self.client.delete(key, f"{key}:build", f"{key}:removed", f"{key}:lock")
+        self.client.delete(key, f"{key}:d", f"{key}:build", f"{key}:build:d", f"{key}:removed", f"{key}:lock")
 
 
-def _items(flat: list) -> list[IndexItem]:
+def _items(flat: list, details: list | None = None) -> list[IndexItem]:
     items = []
     for index in range(0, len(flat), 2):
         member = flat[index]
         if member in (b"", ""):
             continue  # the sentinel
-        items.append(IndexItem(user_for(member), int(float(flat[index + 1]))))
+        kept = details[index // 2] if details else None
+        items.append(
+            IndexItem(
+                user_for(member), int(float(flat[index + 1])), EntryDetails.decode(kept) if kept else None
+            )
+        )
     return items
 
 

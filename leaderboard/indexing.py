@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import transaction
 
 from leaderboard.boards import board_period
-from leaderboard.index import IndexChange, RedisBoardIndex
+from leaderboard.index import EntryDetails, IndexChange, RedisBoardIndex
 from leaderboard.models import BoardEntry, BoardRepair
 
 logger = logging.getLogger(__name__)
@@ -133,11 +133,13 @@ def board_expire_at(board: str, *, now: dt.datetime | None = None) -> int | None
     return int(max(keep_until, now + dt.timedelta(days=1)).timestamp())
 
 
-def board_rows(board: str) -> Iterable[tuple[int, int]]:
-    """Every (sort_key, user_id) of a board, in one query (one snapshot)."""
-    return (
-        BoardEntry.objects.filter(board=board).values_list("sort_key", "user_id").iterator(chunk_size=10_000)
+def board_rows(board: str) -> Iterable[tuple[int, int, EntryDetails]]:
+    """Every (sort_key, user_id, details) of a board, in one query (one snapshot)."""
+    rows = BoardEntry.objects.filter(board=board).values_list(
+        "sort_key", "user_id", "submission_id", "moves", "duration_ms", "code"
     )
+    for sort_key, user_id, submission_id, moves, duration_ms, code in rows.iterator(chunk_size=10_000):
+        yield sort_key, user_id, EntryDetails(submission_id, moves, duration_ms, code)
 
 
 def index_board_rebuild(

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
+from leaderboard.boards import sort_key_parts
 from leaderboard.hot_pages import hot_page
 from leaderboard.index import IndexItem, IndexSlice, RedisBoardIndex
 from leaderboard.indexing import board_index, index_failed, index_read
@@ -220,23 +221,45 @@ def entry_ranks(
 
 
 def _page_from_slice(board: str, found: IndexSlice) -> BoardPage:
-    """Entries for the slice's users from PostgreSQL (one real game each), ranks from Redis."""
+    """Entries of the slice with ranks and details from Redis, the players' names from PostgreSQL
+    (by primary key). Details missing in Redis (a key built before they were kept there) come
+    from the entries' rows instead; a player gone from PostgreSQL is a removal on its way to Redis."""
+    kept = [item for item in found.items if item.details is not None]
+    names = _names([item.user_id for item in kept])
     rows = {}
-    if found.items:
-        marks = ", ".join(["%s"] * len(found.items))
-        found_rows = _rows(
-            _SELECT + f" AND e.user_id IN ({marks})", [board, *(i.user_id for i in found.items)]
-        )
-        rows = {row[0]: row for row in found_rows}
-    entries = [
-        _entry(rows[item.user_id], found.offset + index + 1)
-        for index, item in enumerate(found.items)
-        if item.user_id in rows  # a removal still on its way to Redis
-    ]
+    if len(kept) < len(found.items):
+        missing = [item.user_id for item in found.items if item.details is None]
+        marks = ", ".join(["%s"] * len(missing))
+        rows = {row[0]: row for row in _rows(_SELECT + f" AND e.user_id IN ({marks})", [board, *missing])}
+    entries = []
+    for rank, item in enumerate(found.items, start=found.offset + 1):
+        if item.details is not None and item.user_id in names:
+            entries.append(_entry_of_item(item, names[item.user_id], rank))
+        elif item.user_id in rows:
+            entries.append(_entry(rows[item.user_id], rank))
     last = found.offset + len(found.items)
     return BoardPage(
         found.count, entries, has_next=last < found.count, has_previous=found.offset > 0, source="redis"
     )
+
+
+def _names(user_ids: list[int]) -> dict[int, str]:
+    """The public names of players, by id: one query by primary key."""
+    if not user_ids:
+        return {}
+    marks = ", ".join(["%s"] * len(user_ids))
+    sql = f"SELECT id, display_name, username FROM {_USER} WHERE id IN ({marks})"
+    return {user_id: display_name or username for user_id, display_name, username in _rows(sql, user_ids)}
+
+
+def _entry_of_item(item: IndexItem, name: str, rank: int) -> RankedEntry:
+    score, seconds = sort_key_parts(item.sort_key)
+    details = item.details
+    return RankedEntry(
+        rank=rank, user_id=item.user_id, name=name, score=score, moves=details.moves,
+        duration_ms=details.duration_ms, achieved_at=dt.datetime.fromtimestamp(seconds, dt.UTC),
+        submission_id=details.submission_id, code=details.code, sort_key=item.sort_key,
+    )  # fmt: skip
 
 
 def _page_redis(

@@ -23,7 +23,7 @@ from django.utils.module_loading import import_string
 from games.engine import DEAL_COUNT, Rules, format_code
 from games.models import Submission
 from leaderboard.boards import boards_for_result, sort_key, truncate_to_second
-from leaderboard.index import IndexChange
+from leaderboard.index import EntryDetails, IndexChange
 from leaderboard.indexing import index_changes_schedule
 from leaderboard.models import BoardEntry, DailyDeal, LogFingerprint, ReplayFlag
 from leaderboard.selectors import daily_deal_cache_clear, entry_ranks
@@ -94,13 +94,22 @@ def results_record(*, submissions: Sequence[Submission]) -> dict[int, dict[str, 
     if not best:
         return {}
     written = {pair: best[pair].key for pair in _entries_upsert_if_better(best)}
-    index_changes_schedule([IndexChange(board, user, "gt", key) for (board, user), key in written.items()])
+    index_changes_schedule(
+        [
+            IndexChange(board, user, "gt", key, _details(best[(board, user)].submission))
+            for (board, user), key in written.items()
+        ]
+    )
     _identical_logs_flag(submissions=counted)
     ranks = entry_ranks(entries=set(best), written=written)
     return {
         submission.pk: {board: ranks[(board, submission.user_id)] for board in boards_of[submission.pk]}
         for submission in counted
     }
+
+
+def _details(submission: Submission) -> EntryDetails:
+    return EntryDetails(submission.pk, submission.moves, submission.duration_ms, submission.code)
 
 
 def _entries_upsert_if_better(candidates: dict[tuple[str, int], _Candidate]) -> list[tuple[str, int]]:
@@ -221,7 +230,7 @@ def player_entries_rebuild(*, user_id: int) -> None:
             "sort_key": key,
         }
         BoardEntry.objects.update_or_create(board=board, user_id=user_id, defaults=values)
-        changes.append(IndexChange(board, user_id, "set", key))
+        changes.append(IndexChange(board, user_id, "set", key, _details(result)))
     index_changes_schedule(changes)
 
 

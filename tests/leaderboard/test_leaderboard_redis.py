@@ -76,6 +76,81 @@ def test_sql_and_redis_answer_identical_pages_ties_included(client, redis_index,
     assert rebuild_starts == []
 
 
+def details_in_redis(index, board) -> dict[int, tuple]:
+    from leaderboard.index import EntryDetails, user_for
+
+    kept = index.client.hgetall(f"{index.key(board)}:d")
+    return {
+        user_for(member): tuple(vars(EntryDetails.decode(text)).values())
+        for member, text in kept.items()
+        if member != b""
+    }
+
+
+def details_in_sql(board) -> dict[int, tuple]:
+    rows = BoardEntry.objects.filter(board=board).values_list(
+        "user_id", "submission_id", "moves", "duration_ms", "code"
+    )
+    return {user_id: tuple(rest) for user_id, *rest in rows}
+
+
+def assert_redis_pages_equal_sql(boards, around_users, *, details=True):
+    """Pages and around-me of `boards` read from Redis equal those read from SQL alone."""
+
+    def read():
+        answer = [leaderboard_page(board=board, page_size=100) for board in boards]
+        return answer + [
+            leaderboard_around(board=boards[0], user_id=user.pk, span=3) for user in around_users
+        ]
+
+    from_redis = read()
+    if details:
+        for board in boards:
+            assert details_in_redis(indexing.board_index(), board) == details_in_sql(board)
+    indexing.index_reset()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("django.conf.settings.REDIS_URL", None)
+        from_sql = read()
+    indexing.index_reset()
+    assert {page.source for page in from_redis if page} == {"redis"}
+    assert from_redis == [page and BoardPage_with(page, source="redis") for page in from_sql]
+
+
+def test_redis_pages_stay_equal_to_sql_through_wins_voids_suspensions_and_renames(
+    redis_index, settings, rebuild_starts
+):
+    from accounts.services import user_display_name_set, user_suspend
+    from games.services import submission_void
+
+    players = fill_with_ties(8)
+    boards = [BOARD, "deal:YU1-C-AAAAAAA"]
+    for board in boards:
+        index_board_rebuild(board=board)
+
+    assert_redis_pages_equal_sql(boards, players[::3])
+    best = win(players[7], at=NOON + dt.timedelta(hours=1))  # from last to first: details replaced
+    win(players[6], at=NOON + dt.timedelta(hours=2), extra_moves=30)  # worse: details kept
+    assert_redis_pages_equal_sql(boards, players[::3])
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        submission_void(submission=best)  # back to the earlier best
+    assert_redis_pages_equal_sql(boards, players[::3])
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        user_suspend(user=players[2], reason="review")  # gone from both boards
+    user_display_name_set(user=players[3], display_name="renamed")  # names come from PostgreSQL
+    assert_redis_pages_equal_sql(boards, players[::3])
+    assert "renamed" in [entry.name for entry in leaderboard_page(board=BOARD).entries]
+
+
+def test_keys_built_before_details_were_kept_answer_the_same_pages(redis_index, rebuild_starts):
+    players = fill_with_ties(6)
+    index_board_rebuild(board=BOARD)
+    redis_index.client.delete(f"{redis_index.key(BOARD)}:d")  # as an index written by an older version
+    win(players[5], at=NOON + dt.timedelta(hours=1))  # a write brings the details of its own entry
+
+    assert list(details_in_redis(redis_index, BOARD)) == [players[5].pk]
+    assert_redis_pages_equal_sql([BOARD], players[::2], details=False)
+
+
 def test_writes_reach_redis_after_the_commit_and_keep_only_the_best(redis_index, rebuild_starts):
     ann = player("ann")
     index_board_rebuild(board=BOARD)
