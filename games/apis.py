@@ -7,6 +7,7 @@ Each method validates its input, calls one service and answers. Service refusals
 from __future__ import annotations
 
 from django.conf import settings
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -19,8 +20,13 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import RulesChoice
-from games.selectors import submission_get_for_owner, submission_list_for_owner
+from games.models import IssuedGame, RulesChoice
+from games.selectors import (
+    game_expires_at,
+    issued_games_unplayed,
+    submission_get_for_owner,
+    submission_list_for_owner,
+)
 from games.services import (
     ClientIdConflict,
     GameAlreadyUsed,
@@ -110,12 +116,52 @@ class IssuedGameOutputSerializer(serializers.Serializer):
     issued_at = serializers.DateTimeField()
 
 
+class HeldGameOutputSerializer(IssuedGameOutputSerializer):
+    expires_at = serializers.SerializerMethodField(help_text="It accepts no result after this.")
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_expires_at(self, game) -> str:
+        return serializers.DateTimeField().to_representation(game_expires_at(game))
+
+
 class GameIssueApi(APIView):
-    throttle_classes = [GameIssueThrottle]
+    """POST issues ranked deals; GET lists the player's issued games that still accept a result."""
 
     class GameIssueInputSerializer(serializers.Serializer):
         rules = serializers.ChoiceField(choices=RulesChoice.choices, default=RulesChoice.CLASSIC)
         count = StrictIntegerField(min_value=1, max_value=10, default=1)
+
+    class GameListInputSerializer(serializers.Serializer):
+        state = serializers.ChoiceField(
+            choices=[IssuedGame.State.ISSUED],
+            help_text="`issued`: unplayed and unexpired (finished games are in `GET /api/submissions/`).",
+        )
+        rules = serializers.ChoiceField(choices=RulesChoice.choices, required=False)
+
+    def get_throttles(self):
+        return [GameIssueThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="The player's issued games that accept a result",
+        description="Unplayed, unexpired ranked games, oldest first (the nearest to expiry first): a "
+        "device that lost its pool takes them back. At most "
+        f"{settings.GAMES_MAX_UNPLAYED}. Only `state=issued` is listed.",
+        parameters=[GameListInputSerializer],
+        responses={
+            200: HeldGameOutputSerializer(many=True),
+            400: OpenApiResponse(
+                description='A missing or unknown state, or bad rules: `{"state": [message]}`.',
+                examples=[OpenApiExample("state", value={"state": ['"finished" is not a valid choice.']})],
+            ),
+            403: NOT_SIGNED_IN,
+        },
+    )
+    def get(self, request):
+        serializer = self.GameListInputSerializer(data=request.query_params)
+        serializer.is_valid(raise_exception=True)
+        games = issued_games_unplayed(user=request.user, rules=serializer.validated_data.get("rules"))
+        return Response(HeldGameOutputSerializer(games, many=True).data)
 
     @extend_schema(
         operation_id="games_issue",

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from games.models import HintUse, IssuedGame, SolvedDeal, Submission
 
@@ -17,8 +21,26 @@ def submission_list_for_owner(*, user) -> QuerySet[Submission]:
     return Submission.objects.filter(user=user).order_by("-received_at", "-pk")
 
 
-def issued_games_unplayed(*, user) -> QuerySet[IssuedGame]:
-    return IssuedGame.objects.filter(user=user, state=IssuedGame.State.ISSUED).order_by("issued_at", "pk")
+def game_expiry_cutoff(*, now: datetime | None = None) -> datetime:
+    """Games issued before this moment are expired (GAMES_EXPIRE_AFTER_DAYS), marked so or not yet."""
+    return (now or timezone.now()) - timedelta(days=settings.GAMES_EXPIRE_AFTER_DAYS)
+
+
+def game_expires_at(game: IssuedGame) -> datetime:
+    return game.issued_at + timedelta(days=settings.GAMES_EXPIRE_AFTER_DAYS)
+
+
+def issued_games_unplayed(
+    *, user, rules: str | None = None, now: datetime | None = None
+) -> QuerySet[IssuedGame]:
+    """The player's issued games that still accept a result (unplayed, unexpired), oldest first:
+    the nearest to expiry first, and the least likely to sit in another device's pool."""
+    games = IssuedGame.objects.filter(
+        user=user, state=IssuedGame.State.ISSUED, issued_at__gte=game_expiry_cutoff(now=now)
+    )
+    if rules is not None:
+        games = games.filter(rules=rules)
+    return games.order_by("issued_at", "pk")
 
 
 def deal_par(*, code: str) -> int | None:

@@ -31,6 +31,7 @@ from games.engine import (
     parse_log,
 )
 from games.models import IssuedGame, RulesChoice, Submission
+from games.selectors import game_expiry_cutoff
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +108,10 @@ def game_issue(
     limit = settings.GAMES_MAX_UNPLAYED
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one issuance per player at a time
+        # The player's stale games expire here too: in eager mode no beat runs the hourly task.
+        IssuedGame.objects.filter(
+            user=user, state=IssuedGame.State.ISSUED, issued_at__lt=game_expiry_cutoff(now=now)
+        ).update(state=IssuedGame.State.EXPIRED)
         held = IssuedGame.objects.filter(user=user, state=IssuedGame.State.ISSUED).count()
         room = limit - held
         if room <= 0:
@@ -130,7 +135,7 @@ def game_issue(
 
 def games_expire(*, now: datetime | None = None) -> int:
     """Mark issued games untouched for GAMES_EXPIRE_AFTER_DAYS as expired; returns how many."""
-    cutoff = (now or timezone.now()) - timedelta(days=settings.GAMES_EXPIRE_AFTER_DAYS)
+    cutoff = game_expiry_cutoff(now=now)
     expired = IssuedGame.objects.filter(state=IssuedGame.State.ISSUED, issued_at__lt=cutoff).update(
         state=IssuedGame.State.EXPIRED
     )
@@ -287,12 +292,15 @@ def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> t
     state = IssuedGame.State
     sql = (
         f"UPDATE {connection.ops.quote_name(IssuedGame._meta.db_table)} SET state = %s, finished_at = %s "
-        "WHERE id = %s AND user_id = %s AND state = %s AND issued_at <= %s RETURNING code, rules"
+        "WHERE id = %s AND user_id = %s AND state = %s AND issued_at <= %s AND issued_at >= %s "
+        "RETURNING code, rules"
     )
     adapt = connection.ops.adapt_datetimefield_value
+    cutoff = game_expiry_cutoff(now=now)  # expired, even before the hourly task marks it so
     with connection.cursor() as cursor:
+        latest_issue = adapt(finished_at + skew)
         cursor.execute(
-            sql, [state.FINISHED, adapt(now), game_id, user.pk, state.ISSUED, adapt(finished_at + skew)]
+            sql, [state.FINISHED, adapt(now), game_id, user.pk, state.ISSUED, latest_issue, adapt(cutoff)]
         )
         taken = cursor.fetchone()
     if taken is not None:
@@ -304,6 +312,8 @@ def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> t
         raise GameNotYours(f"game {game_id} was issued to another player")
     if game.state != state.ISSUED:
         raise GameAlreadyUsed(f"game {game_id} is {game.state}: it accepts no result")
+    if game.issued_at < cutoff:
+        raise GameAlreadyUsed(f"game {game_id} is {state.EXPIRED}: it accepts no result")
     if finished_at < game.issued_at - skew:
         raise SubmissionInvalid({"finished_at": ["finished_at is before the game was issued"]})
     raise GameAlreadyUsed(f"game {game_id} already has a result")
