@@ -1,7 +1,8 @@
-"""The account API: `/api/account/` — read it, change the display name, delete the account."""
+"""The account API: `/api/account/` — read it, change the display name or the language, delete the account."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import logout
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
@@ -10,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import NAME_RULE
-from accounts.services import user_delete, user_display_name_set
+from accounts.services import user_delete, user_display_name_set, user_language_set
 
 DETAIL_ERROR = inline_serializer("DetailError", {"detail": serializers.CharField()})
 NOT_SIGNED_IN = OpenApiResponse(DETAIL_ERROR, description="Not signed in, or the CSRF token is missing.")
@@ -24,13 +25,25 @@ class AccountOutputSerializer(serializers.Serializer):
     date_joined = serializers.DateTimeField()
     is_suspended = serializers.BooleanField()
     suspension_reason = serializers.CharField()
+    language = serializers.CharField(help_text="The player's language (en, ms, hi, tl); empty: no choice.")
 
 
 class AccountApi(APIView):
-    """One URL, three operations: GET reads, PATCH changes the display name, DELETE deletes."""
+    """One URL, three operations: GET reads, PATCH changes the display name or language, DELETE deletes."""
 
     class AccountUpdateInputSerializer(serializers.Serializer):
-        display_name = serializers.CharField(max_length=20, help_text=NAME_RULE)
+        display_name = serializers.CharField(max_length=20, required=False, help_text=NAME_RULE)
+        language = serializers.ChoiceField(
+            choices=[code for code, _name in settings.LANGUAGES],
+            allow_blank=True,
+            required=False,
+            help_text="A language of the site; empty forgets the choice.",
+        )
+
+        def validate(self, attrs):
+            if not attrs:
+                raise serializers.ValidationError("Send display_name, language or both.")
+            return attrs
 
     class AccountDeleteInputSerializer(serializers.Serializer):
         password = serializers.CharField(help_text="The account's password, as a confirmation.")
@@ -45,13 +58,16 @@ class AccountApi(APIView):
 
     @extend_schema(
         operation_id="account_update",
-        summary="Change the display name",
+        summary="Change the display name or the language",
         request=AccountUpdateInputSerializer,
         responses={
             200: AccountOutputSerializer,
             400: OpenApiResponse(
-                description="Malformed or taken display name.",
-                examples=[OpenApiExample("taken", value={"display_name": ["That display name is taken."]})],
+                description="Malformed or taken display name, unsupported language, or nothing to change.",
+                examples=[
+                    OpenApiExample("taken", value={"display_name": ["That display name is taken."]}),
+                    OpenApiExample("language", value={"language": ['"xx" is not a valid choice.']}),
+                ],
             ),
             403: NOT_SIGNED_IN,
         },
@@ -59,12 +75,14 @@ class AccountApi(APIView):
     def patch(self, request):
         serializer = self.AccountUpdateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            user = user_display_name_set(
-                user=request.user, display_name=serializer.validated_data["display_name"]
-            )
-        except DjangoValidationError as error:
-            raise serializers.ValidationError({"display_name": error.messages}) from None
+        changes, user = serializer.validated_data, request.user
+        if "display_name" in changes:  # first: it is the one change that can still be refused
+            try:
+                user = user_display_name_set(user=user, display_name=changes["display_name"])
+            except DjangoValidationError as error:
+                raise serializers.ValidationError({"display_name": error.messages}) from None
+        if "language" in changes:
+            user = user_language_set(user=user, language=changes["language"])
         return Response(AccountOutputSerializer(user).data)
 
     @extend_schema(

@@ -1,5 +1,6 @@
-"""The player: Django's user plus a public display name and a suspension flag."""
+"""The player: Django's user plus a public display name, a language and a suspension flag."""
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.validators import RegexValidator
 from django.db import models
@@ -34,6 +35,12 @@ class User(AbstractUser):
     )
     suspension_reason = models.CharField(max_length=200, blank=True)
     suspended_at = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text="The language the player chose (a code of settings.LANGUAGES); blank: no choice yet.",
+    )
 
     objects = PlayerManager()
 

@@ -1,4 +1,4 @@
-"""Writes about players: display names, deletion, suspension.
+"""Writes about players: display names, languages, deletion, suspension.
 
 Anything that changes which results count for a player ends by asking the leaderboard to
 rebuild that player's entries, inside the same transaction.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -38,6 +39,27 @@ def user_display_name_set(*, user: User, display_name: str) -> User:
     except IntegrityError:  # taken meanwhile by another request
         raise ValidationError(TAKEN_MESSAGE, code="taken") from None
     user.display_name = name
+    return user
+
+
+def language_clean(*, language: str) -> str:
+    """`language` if it is a code of settings.LANGUAGES (or blank: no choice); raises ValidationError."""
+    language = (language or "").strip()
+    codes = [code for code, _name in settings.LANGUAGES]
+    if language and language not in codes:
+        raise ValidationError(
+            "%(language)s is not a language of Yukon Online: use one of %(codes)s.",
+            code="unsupported_language",
+            params={"language": repr(language), "codes": ", ".join(codes)},
+        )
+    return language
+
+
+def user_language_set(*, user: User, language: str) -> User:
+    """Remember the player's language on the account (blank forgets it); the sign-in applies it."""
+    language = language_clean(language=language)
+    User.objects.filter(pk=user.pk).update(language=language)
+    user.language = language
     return user
 
 

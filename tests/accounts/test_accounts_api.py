@@ -39,6 +39,7 @@ def test_the_account_is_read_by_its_player(api, player):
         "date_joined": response.json()["date_joined"],
         "is_suspended": False,
         "suspension_reason": "",
+        "language": "",
     }
 
 
