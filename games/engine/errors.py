@@ -23,6 +23,10 @@ class InvalidCodeError(ValueError):
     """A game code that cannot be read."""
 
 
+class InvalidPositionError(ValueError):
+    """A table that is not a possible Yukon position (cards missing or twice, a face-down top)."""
+
+
 class Refusal(ValueError):
     """Base for a refused token: carries a stable ``code`` and a message a player understands."""
 

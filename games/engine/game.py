@@ -7,15 +7,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .cards import CARD_LABELS, CARD_NAMES, DECK_SIZE, KING, RANK, RED, SUIT, Card, rank_label, suit_symbol
 from .codes import GameCode, Rules
 from .deal import FACE_DOWN_AT_DEAL, deal_columns
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, InvalidPositionError
 from .layout import format_table
-from .move import FOUNDATION, MOVES, UNDO, Move, Token
+from .move import COLUMN_COUNT, FOUNDATION, MOVES, UNDO, Move, Token
 from .scoring import POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, ranked_score
 
 MAX_GROUP = 20
@@ -79,6 +79,35 @@ class Game:
     @classmethod
     def from_code(cls, code: GameCode | str) -> Game:
         return cls(code)
+
+    @classmethod
+    def from_position(
+        cls,
+        code: GameCode | str,
+        columns: Sequence[Sequence[Card]],
+        face_down: Sequence[int],
+        foundations: Sequence[int] = (0,) * SUIT_COUNT,
+        *,
+        keep_history: bool = True,
+    ) -> Game:
+        """A game standing at a given table (its move counter and points at 0).
+
+        ``columns`` bottom to top, face-down cards included; ``face_down`` counts them;
+        ``foundations`` counts the cards on each suit's foundation, ♠ ♥ ♦ ♣. ``code`` names the
+        rules (and the deal the table came from, if any). A table that no game of Yukon could
+        reach in any order of cards raises ``InvalidPositionError``.
+        """
+        check_position(columns, face_down, foundations)
+        game = cls(code, keep_history=keep_history)
+        game._columns = [list(column) for column in columns]
+        game._face_down = list(face_down)
+        game._foundations = list(foundations)
+        game.foundation_cards = sum(foundations)
+        game._location = [FOUNDATION] * DECK_SIZE
+        for index, column in enumerate(game._columns):
+            for card in column:
+                game._location[card] = index
+        return game
 
     # ----------------------------------------------------------------- reading the position
 
@@ -354,3 +383,29 @@ class LegalMoves:
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
+
+
+def check_position(
+    columns: Sequence[Sequence[Card]], face_down: Sequence[int], foundations: Sequence[int]
+) -> None:
+    """Raise ``InvalidPositionError`` unless the table holds each card exactly once, every
+    column's last card is face up, and the foundations hold each suit's lowest cards."""
+    if len(columns) != COLUMN_COUNT or len(face_down) != COLUMN_COUNT:
+        raise InvalidPositionError(f"a table has {COLUMN_COUNT} columns and {COLUMN_COUNT} face-down counts")
+    if len(foundations) != SUIT_COUNT or not all(0 <= count <= 13 for count in foundations):
+        raise InvalidPositionError("foundations are 4 counts from 0 to 13")
+    seen = [False] * DECK_SIZE
+    for column, hidden in zip(columns, face_down, strict=True):
+        if not 0 <= hidden <= max(len(column) - 1, 0):
+            raise InvalidPositionError("a column's face-down cards must leave its last card face up")
+        for card in column:
+            if not 0 <= card < DECK_SIZE:
+                raise InvalidPositionError(f"{card!r} is not a card")
+            if seen[card]:
+                raise InvalidPositionError(f"{CARD_NAMES[card]} appears twice")
+            seen[card] = True
+    for card in range(DECK_SIZE):
+        on_foundation = RANK[card] <= foundations[SUIT[card]]
+        if on_foundation == seen[card]:
+            where = "both on a foundation and in a column" if on_foundation else "missing"
+            raise InvalidPositionError(f"{CARD_NAMES[card]} is {where}")

@@ -10,16 +10,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import CARD_NAMES, Game, GameCode, Rules, parse_card
-from games.engine.cards import DECK_SIZE, RANK, SUIT
+from games.engine import CARD_NAMES, Game, GameCode, InvalidPositionError, Rules, parse_card
 from games.engine.deal import FACE_DOWN_AT_DEAL, deal_columns
-from games.engine.move import COLUMN_COUNT, FOUNDATION, Move
+from games.engine.game import check_position
+from games.engine.move import Move
 from games.engine.verify import replay
 
 SUIT_COUNT = 4
 
 
-class LayoutError(ValueError):
+class LayoutError(InvalidPositionError):
     """A layout that is not a possible Yukon position."""
 
 
@@ -104,20 +104,10 @@ class Position:
 
     def game(self, *, keep_history: bool = False) -> Game:
         """An engine ``Game`` standing at this position (its move counter starts at 0)."""
-        game = Game(
-            self.code if self.code is not None else GameCode(self.rules, 0), keep_history=keep_history
+        code = self.code if self.code is not None else GameCode(self.rules, 0)
+        return Game.from_position(
+            code, self.columns, self.face_down, self.foundations, keep_history=keep_history
         )
-        # The engine has no constructor for an arbitrary position: set the fields it keeps.
-        game._columns = [list(column) for column in self.columns]
-        game._face_down = list(self.face_down)
-        game._foundations = list(self.foundations)
-        game.foundation_cards = sum(self.foundations)
-        location = [FOUNDATION] * DECK_SIZE
-        for index, column in enumerate(self.columns):
-            for card in column:
-                location[card] = index
-        game._location = location
-        return game
 
 
 def _effective_moves(log: str) -> tuple[Move, ...]:
@@ -134,20 +124,7 @@ def _effective_moves(log: str) -> tuple[Move, ...]:
 def _check_position(position: Position) -> None:
     if not isinstance(position.rules, Rules):
         raise LayoutError("rules must be classic or relaxed")
-    if len(position.columns) != COLUMN_COUNT or len(position.face_down) != COLUMN_COUNT:
-        raise LayoutError(f"a layout has {COLUMN_COUNT} columns and {COLUMN_COUNT} face-down counts")
-    if len(position.foundations) != SUIT_COUNT or not all(0 <= n <= 13 for n in position.foundations):
-        raise LayoutError("foundations are 4 counts from 0 to 13")
-    seen = [False] * DECK_SIZE
-    for column, hidden in zip(position.columns, position.face_down, strict=True):
-        if not 0 <= hidden <= max(len(column) - 1, 0):
-            raise LayoutError("a column's face-down cards must leave its last card face up")
-        for card in column:
-            if seen[card]:
-                raise LayoutError(f"{CARD_NAMES[card]} appears twice")
-            seen[card] = True
-    for card in range(DECK_SIZE):
-        on_foundation = RANK[card] <= position.foundations[SUIT[card]]
-        if on_foundation == seen[card]:
-            where = "both on a foundation and in a column" if on_foundation else "missing"
-            raise LayoutError(f"{CARD_NAMES[card]} is {where}")
+    try:
+        check_position(position.columns, position.face_down, position.foundations)
+    except InvalidPositionError as error:
+        raise LayoutError(str(error)) from None

@@ -11,7 +11,6 @@ it, so the deck always holds its 52 cards; if column 7 is not written, the last 
 from __future__ import annotations
 
 from games.engine import Game, GameCode, Rules, card_name, parse_card
-from games.engine.game import FOUNDATION
 
 SUITS = "SHDC"
 
@@ -19,13 +18,11 @@ SUITS = "SHDC"
 def table(*columns: str, rules: str = "classic", foundations: dict[str, int] | None = None) -> Game:
     assert len(columns) <= 7
     laid = [column.split() for column in columns] + [[] for _ in range(7 - len(columns))]
-    game = Game(GameCode(Rules(rules), 0))
     counts = [0, 0, 0, 0]
     for suit, count in (foundations or {}).items():
         counts[SUITS.index(suit)] = count
     on_foundations = {suit * 13 + rank for suit in range(4) for rank in range(counts[suit])}
     named = {parse_card(text.lstrip("#")) for column in laid for text in column}
-    assert not named & on_foundations, "a card cannot lie on a column and a foundation"
     rest = [card for card in range(52) if card not in named and card not in on_foundations]
 
     cards_by_column, face_down = [], []
@@ -39,20 +36,8 @@ def table(*columns: str, rules: str = "classic", foundations: dict[str, int] | N
                 hidden.pop()
         cards_by_column.append(cards)
         face_down.append(len(hidden))
-    assert all(
-        not cards or down < len(cards) for cards, down in zip(cards_by_column, face_down, strict=True)
-    ), "the last card of a column is always face up"
-
-    # The engine has no public way to set up a position; tests write its state directly.
-    game._columns = cards_by_column
-    game._face_down = face_down
-    game._foundations = counts
-    game.foundation_cards = sum(counts)
-    game._location = [FOUNDATION] * 52
-    for index, cards in enumerate(cards_by_column):
-        for card in cards:
-            game._location[card] = index
-    return game
+    # The engine refuses a table with a face-down top card, or a card twice or missing.
+    return Game.from_position(GameCode(Rules(rules), 0), cards_by_column, face_down, counts)
 
 
 def names(game: Game, column: int) -> list[str]:

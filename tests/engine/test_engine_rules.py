@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from engine_tables import names, table
 
-from games.engine import IllegalMoveError, Move
+from games.engine import Game, IllegalMoveError, InvalidPositionError, Move, Rules
 
 
 def refusal(game, token: str) -> str | None:
@@ -288,3 +288,40 @@ def test_after_a_win_every_move_and_undo_is_game_over():
     with pytest.raises(IllegalMoveError) as caught:
         game.undo()
     assert caught.value.code == "game_over"
+
+
+# ---- Game.from_position: a table set up by hand ---------------------------------------
+
+
+def test_from_position_plays_from_the_table_it_was_given():
+    deal = Game("YU1-C-AAAAAAB")
+    game = Game.from_position("YU1-R-AAAAAAB", deal.columns, deal.face_down)
+    assert game.columns == deal.columns and game.face_down == deal.face_down
+    assert game.rules is Rules.RELAXED and game.moves_made == 0 and game.points == 0
+    assert list(game.legal_moves) == list(Game("YU1-R-AAAAAAB").legal_moves)
+
+
+def test_from_position_counts_the_foundations():
+    game = table("2S", foundations={"S": 1, "H": 13, "D": 13, "C": 13})
+    assert game.foundations == (1, 13, 13, 13) and game.foundation_cards == 40
+    game.push(Move.parse("2S>F"))
+    assert game.foundation_cards == 41
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda columns, down, found: columns[0].append(columns[1][0]), "appears twice"),
+        (lambda columns, down, found: columns[0].pop(), "missing"),
+        (lambda columns, down, found: down.__setitem__(0, len(columns[0])), "last card face up"),
+        (lambda columns, down, found: found.__setitem__(0, 1), "both on a foundation and in a column"),
+        (lambda columns, down, found: columns.pop(), "7 columns"),
+        (lambda columns, down, found: found.__setitem__(2, 14), "from 0 to 13"),
+    ],
+)
+def test_from_position_refuses_impossible_tables(change, message):
+    deal = Game("YU1-C-AAAAAAB")
+    columns, down, found = [list(column) for column in deal.columns], list(deal.face_down), [0, 0, 0, 0]
+    change(columns, down, found)
+    with pytest.raises(InvalidPositionError, match=message):
+        Game.from_position("YU1-C-AAAAAAB", columns, down, found)

@@ -7,6 +7,7 @@
 // Uploads need a signed-in player; a ranked result goes only with the player it was issued to.
 
 import { api, refusalText } from "./api.js";
+import { t } from "./i18n.js";
 
 const OUTBOX_KEY = "yukon.outbox.v1";
 export const RESULTS_ENDPOINT = "/api/submissions/";
@@ -29,7 +30,7 @@ export function newClientId() {
 function normalise(entry) {
   if (entry.state) return entry;
   return entry.rejected
-    ? { ...entry, state: "rejected", reason: entry.reason ?? `the server answered ${entry.rejected}` }
+    ? { ...entry, state: "rejected", reason: entry.reason ?? t("api.status", { status: entry.rejected }) }
     : { ...entry, state: "waiting" };
 }
 
@@ -150,9 +151,9 @@ export async function pollSent({ account, fetchImpl } = {}) {
         verdict: { won: submission.won, moves: submission.moves, score: submission.score, points: submission.points },
       });
     } else if (answer.ok && submission?.status === "rejected") {
-      update(entry.client_id, { state: "rejected", reason: submission.reason?.message ?? "refused", reason_code: submission.reason?.code ?? "" });
+      update(entry.client_id, { state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: submission.reason?.code ?? "" });
     } else if (answer.status === 404) {
-      update(entry.client_id, { state: "rejected", reason: "the server no longer has this result" });
+      update(entry.client_id, { state: "rejected", reason: t("results.gone") });
     } else {
       unsettled++;
     }
