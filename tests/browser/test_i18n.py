@@ -1,15 +1,18 @@
 """Languages in Chromium: the picker, the browser's own language, the table's words in each
-shipped language (from the page or put in by i18n.js), refusals in the player's language.
+shipped language (from the page or put in by i18n.js), refusals in the player's language, the
+language remembered on the account.
 """
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
-from helpers import BAR, READY, open_game, tap_card, tap_column
+from helpers import BAR, PASSWORD, READY, make_player, open_game, sign_in, tap_card, tap_column
 from playwright.sync_api import Page, expect
 
+from accounts.services import user_language_set
 from games.engine import Game, Move
 
 pytestmark = pytest.mark.browser
@@ -151,3 +154,113 @@ def test_a_page_kept_in_another_language_is_put_into_the_devices(live_server, pa
     # And the cookie now says so, for the next page from the server.
     cookies = {cookie["name"]: cookie["value"] for cookie in context.cookies()}
     assert cookies["django_language"] == "tl"
+
+
+# --- the language on the account ---------------------------------------------------------------
+
+UNSENT = "yukon.language.unsent.v1"
+
+
+def wait_for_account_language(user, language: str, timeout_s: float = 10) -> None:
+    """The page sends the choice after it has loaded: wait for the account to have it."""
+    deadline = time.monotonic() + timeout_s
+    user.refresh_from_db()
+    while user.language != language and time.monotonic() < deadline:
+        time.sleep(0.1)
+        user.refresh_from_db()
+    assert user.language == language
+
+
+def stored(page: Page, key: str = "yukon.language.v1"):
+    return page.evaluate("(key) => localStorage.getItem(key)", key)
+
+
+def test_a_signed_in_players_choice_goes_to_the_account_and_a_new_browser_follows_it(
+    live_server, browser, page: Page, context
+):
+    player = make_player("siti")
+    sign_in(context, live_server.url, player)
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    expect(page.locator("[data-account-name]")).to_have_text("siti")
+    assert player.language == ""
+
+    with page.expect_navigation():
+        page.select_option("#language-picker", "ms")
+    page.wait_for_selector(READY)
+    wait_for_account_language(player, "ms")
+    page.wait_for_function("(key) => localStorage.getItem(key) === null", arg=UNSENT)
+    expect(page.locator('[data-i18n="bar.moves"]')).to_have_text("Langkah")
+
+    # Another browser, English so far, signs in on the account page: it follows the account.
+    other_context = browser.new_context(locale="en-GB")
+    try:
+        other = other_context.new_page()
+        other.emulate_media(reduced_motion="reduce")
+        other.goto(f"{live_server.url}/play/YU1-C-AAAAAAC")
+        other.wait_for_selector(READY)
+        expect(other.locator("html")).to_have_attribute("lang", "en")
+        other.goto(f"{live_server.url}/accounts/login/?next=/play/YU1-C-AAAAAAC")
+        other.fill('input[name="login"]', "siti")
+        other.fill('input[name="password"]', PASSWORD)
+        with other.expect_navigation():
+            other.locator("main").get_by_role("button", name="Sign In").click()
+        other.wait_for_selector(READY)
+        expect(other.locator("html")).to_have_attribute("lang", "ms")
+        expect(other.locator('[data-i18n="bar.moves"]')).to_have_text("Langkah")
+        expect(other.locator(".site-header").get_by_role("link", name="Log keluar")).to_be_visible()
+        assert stored(other) == "ms"
+        assert stored(other, UNSENT) is None  # the account's language is not sent back as a choice
+        other.goto(f"{live_server.url}/help")
+        expect(other.locator("h1")).to_have_text("Cara bermain Yukon")
+    finally:
+        other_context.close()
+    player.refresh_from_db()
+    assert player.language == "ms"
+
+
+def test_a_device_follows_the_language_chosen_on_another_device(live_server, page: Page, context):
+    player = make_player("ravi")
+    user_language_set(user=player, language="hi")  # picked on another device
+    choose(context, live_server.url, "en")  # this device chose English before
+    sign_in(context, live_server.url, player)
+
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/play/YU1-C-AAAAAAC")
+
+    expect(page.locator("html")).to_have_attribute("lang", "hi", timeout=10_000)
+    page.wait_for_selector(READY)
+    expect(page.locator('[data-i18n="bar.moves"]')).to_have_text(lookup(catalog("hi"), "bar.moves"))
+    assert stored(page) == "hi"
+    player.refresh_from_db()
+    assert player.language == "hi"
+
+
+def test_a_choice_made_offline_reaches_the_account_when_the_server_answers(live_server, page: Page, context):
+    player = make_player("maria")
+    user_language_set(user=player, language="en")
+    sign_in(context, live_server.url, player)
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    expect(page.locator("[data-account-name]")).to_have_text("maria")
+
+    # The account answers, but a change does not get through: the choice stays on the
+    # device, marked unsent, and the account's English does not take the page back.
+    def refuse_changes(route):
+        route.abort() if route.request.method == "PATCH" else route.continue_()
+
+    page.route("**/api/account/", refuse_changes)
+    lost = lambda request: request.method == "PATCH" and request.url.endswith("/api/account/")  # noqa: E731
+    with page.expect_event("requestfailed", lost):
+        with page.expect_navigation():
+            page.select_option("#language-picker", "tl")
+    page.wait_for_selector(READY)
+    expect(page.locator("html")).to_have_attribute("lang", "tl")
+    assert stored(page, UNSENT) == "tl"
+    player.refresh_from_db()
+    assert player.language == "en"
+
+    page.unroute("**/api/account/")
+    page.reload()
+    page.wait_for_selector(READY)
+    wait_for_account_language(player, "tl")
+    page.wait_for_function("(key) => localStorage.getItem(key) === null", arg=UNSENT)
+    expect(page.locator("html")).to_have_attribute("lang", "tl")

@@ -104,6 +104,22 @@ def test_a_catalog_explains_every_refusal_code_and_variant(language, engine_mess
         assert placeholders(refusals[key]) == placeholders(text), f"{language}: placeholders of {key}"
 
 
+SCRIPTS_DIR = CATALOG_DIR.parent
+T_CALL = re.compile(r"""(?<![\w.])t\(\s*["'`]([A-Za-z][\w.]*)["'`]""")
+
+
+def test_every_key_the_scripts_ask_for_is_in_the_english_catalog():
+    english = leaves(catalog("en"))
+    entries = set(english) | {key.rsplit(".", 1)[0] for key in english}  # plural forms: "say.won"
+    asked = {
+        (script.name, key)
+        for script in SCRIPTS_DIR.glob("*.js")
+        for key in T_CALL.findall(script.read_text(encoding="utf-8"))
+    }
+    assert len(asked) > 100, "the pattern no longer finds the scripts' t() calls"
+    assert sorted((name, key) for name, key in asked if key not in entries) == []
+
+
 def test_english_takes_its_refusals_from_the_engine():
     # One English text per refusal: the engine's MESSAGES_EN, not a copy that could drift.
     assert "refusals" not in catalog("en")

@@ -2,9 +2,11 @@
 // device remembers the last answer for visits without a network, when the page itself may
 // come from the service worker's cache. The header's links follow: the player's name, sign
 // in / sign up / sign out, each bringing the player back to this page (`?next=`).
+// The account also keeps the player's language: see settleLanguage below.
 
 import { api } from "./api.js";
 import { $, $$ } from "./dom.js";
+import { chooseLanguage, forgetUnsentLanguage, resolveLanguage, storedLanguage, t, unsentLanguage } from "./i18n.js";
 
 const KEY = "yukon.account.v1";
 
@@ -37,13 +39,45 @@ export async function refreshAccount() {
   if (answer.ok && answer.data) {
     const account = { id: answer.data.id, name: answer.data.display_name || answer.data.username };
     remember(account);
+    settleLanguage(answer.data.language ?? "");
     return { account, fresh: true };
   }
   if (answer.status === 401 || answer.status === 403) {
     remember(null);
+    forgetUnsentLanguage(); // a choice made signed out stays on this device only
     return { account: null, fresh: true };
   }
   return { account: knownAccount(), fresh: false };
+}
+
+const sendLanguage = (language) =>
+  api("/api/account/", { method: "PATCH", body: { language }, timeoutMs: 5000 });
+
+/**
+ * Keep the device's language and the account's in step, once the server has said who is
+ * signed in. The latest explicit choice wins:
+ * - a language picked on this device and not yet sent (offline, or picked and reloaded)
+ *   goes to the account; it stays unsent until the server answers;
+ * - otherwise the account's language, when it has one, becomes the device's: a new device
+ *   follows the account, and so does a device after a choice made on another one (the page
+ *   reloads in it);
+ * - an account with no language yet takes the one chosen on this device, if any.
+ */
+export async function settleLanguage(accountLanguage) {
+  const unsent = unsentLanguage();
+  if (unsent) {
+    const sent = await sendLanguage(unsent);
+    if (sent.status !== 0 && sent.status < 500) forgetUnsentLanguage(unsent); // stored, or refused for good
+    return;
+  }
+  if (accountLanguage && accountLanguage !== resolveLanguage()) {
+    chooseLanguage(accountLanguage, { byPlayer: false });
+    // Reload only when the device kept it (storage blocked would reload forever).
+    if (resolveLanguage() === accountLanguage) location.reload();
+    return;
+  }
+  const chosen = storedLanguage();
+  if (!accountLanguage && chosen) await sendLanguage(chosen);
 }
 
 /** Where a sign-in, sign-up or sign-out should bring the player back to: this page. */
@@ -60,7 +94,7 @@ export function renderAccountNav(account, root = document) {
   const name = $("[data-account-name]", nav);
   if (name && account) {
     name.textContent = account.name;
-    name.title = `${account.name}: your results`;
+    name.title = t("me.linkTitle", { player: account.name });
   }
   for (const link of $$("[data-account-link]", nav)) {
     const url = new URL(link.href, location.href);

@@ -2,13 +2,17 @@
 // (i18n/<lang>.json, keyed by name; refusals keyed by the engine's refusal codes); `t(key,
 // params)` reads them, English filling any gap. The choice of language is kept on the device
 // (localStorage) and in the django_language cookie, so that server pages (help, accounts)
-// follow it. With no choice made, the browser's languages decide. docs/help.md.
+// follow it; with no choice made, the browser's languages decide. A signed-in player's choice
+// also goes to the account (account.js), and the account's language comes back to the device
+// when the server sets the cookie at sign-in. docs/help.md.
 
 import { formatRefusal } from "./engine.js";
 
 export const LANGUAGES = Object.freeze(["en", "ms", "hi", "tl"]);
 export const DEFAULT_LANGUAGE = "en";
 const STORAGE_KEY = "yukon.language.v1";
+const WRITTEN_KEY = "yukon.language.cookie.v1"; // what this page last wrote into the cookie
+const UNSENT_KEY = "yukon.language.unsent.v1"; // a choice made here, not yet on the account
 const COOKIE = "django_language";
 const COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 const ALIASES = Object.freeze({ fil: "tl" }); // browsers set to Filipino ask for "fil"
@@ -28,13 +32,33 @@ export function matchLanguage(tags) {
   return null;
 }
 
-function storedLanguage() {
+function read(key) {
   try {
-    const stored = localStorage.getItem(STORAGE_KEY);
-    return LANGUAGES.includes(stored) ? stored : null;
+    const value = localStorage.getItem(key);
+    return LANGUAGES.includes(value) ? value : null;
   } catch {
     return null; // storage blocked: the browser's languages decide
   }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // storage blocked: the cookie still carries the choice
+  }
+}
+
+/** The language chosen on this device (picker, or the account's), or null. */
+export const storedLanguage = () => read(STORAGE_KEY);
+
+/** A language picked on this device that the account has not been told yet, or null. */
+export const unsentLanguage = () => read(UNSENT_KEY);
+
+/** The account now knows `name` (or, with no argument, any unsent choice is dropped). */
+export function forgetUnsentLanguage(name = null) {
+  if (name === null || unsentLanguage() === name) write(UNSENT_KEY, null);
 }
 
 /** The device's choice, else the browser's languages, else English. */
@@ -154,17 +178,31 @@ function readCookie() {
 
 function writeCookie(name) {
   document.cookie = `${COOKIE}=${encodeURIComponent(name)}; path=/; max-age=${COOKIE_MAX_AGE_S}; samesite=lax`;
+  write(WRITTEN_KEY, name);
 }
 
-/** Remember `name` on this device and tell the server (the cookie). */
-export function chooseLanguage(name) {
+/**
+ * Remember `name` on this device and tell the server (the cookie). A choice `byPlayer` (the
+ * picker) is also kept as unsent until account.js has written it to the account; the
+ * account's own language, adopted by the device, is not.
+ */
+export function chooseLanguage(name, { byPlayer = true } = {}) {
   if (!LANGUAGES.includes(name)) throw new RangeError(`unsupported language ${JSON.stringify(name)}`);
-  try {
-    localStorage.setItem(STORAGE_KEY, name);
-  } catch {
-    // storage blocked: the cookie still carries the choice
-  }
+  write(STORAGE_KEY, name);
+  write(UNSENT_KEY, byPlayer ? name : null);
   writeCookie(name);
+}
+
+// A cookie this page did not write was set by the server: at sign-in (the account's
+// language) or by the picker's form without scripts. The device takes it as its choice.
+// On a device where this page never wrote the cookie, only when it has no choice of its own.
+function followServerCookie() {
+  const cookie = readCookie();
+  const chosen = storedLanguage();
+  const written = read(WRITTEN_KEY);
+  if (LANGUAGES.includes(cookie) && cookie !== chosen && (written ? cookie !== written : chosen === null)) {
+    chooseLanguage(cookie, { byPlayer: false });
+  }
 }
 
 // The picker is a form for the server's set_language view; with scripts on, a choice takes
@@ -185,6 +223,7 @@ function wirePickers() {
 }
 
 if (typeof document !== "undefined") {
+  followServerCookie();
   // Server pages follow the device: the cookie says what this device resolved.
   const resolved = resolveLanguage();
   if (readCookie() !== resolved) writeCookie(resolved);
