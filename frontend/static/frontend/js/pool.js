@@ -1,10 +1,21 @@
 // Ranked deals issued by the server (POST /api/games/) and kept on the device, a few per rule
 // set, so that ranked play goes on without a network. The pool belongs to one player: another
 // player signing in on this device starts a pool of their own.
+//
+// The server keeps the list of the player's games that still accept a result
+// (GET /api/games/?state=issued). Each refill reads it first: games it no longer holds (played
+// or expired on another device) leave the pool; and a device with no pool of this player (new,
+// or its storage cleared), or one the server refuses more games (too_many_unplayed), takes the
+// listed games back, oldest first, rather than leaving them to block ranked play until they
+// expire. Two devices may then hold the same game: the first result submitted takes it, the
+// other is refused (409 game_used) and the list drops it from the other device's pool.
 
 import { api, refusalText } from "./api.js";
+import { loadGame } from "./store.js";
+import { listResults } from "./sync.js";
 
 const KEY = "yukon.pool.v1";
+const HELD_ENDPOINT = "/api/games/?state=issued";
 export const POOL_SIZE = 3; // deals kept per rule set
 const RULES = ["classic", "relaxed"];
 
@@ -67,22 +78,75 @@ export function giveBack(game, owner) {
   writePool(pool);
 }
 
+// Issued games this device is already using: the game on the table, and results queued or sent.
+function gamesInUse() {
+  const ids = new Set(listResults().map((entry) => entry.game).filter(Number.isInteger));
+  const playing = loadGame()?.issued?.id;
+  if (Number.isInteger(playing)) ids.add(playing);
+  return ids;
+}
+
+const poolEntry = ({ id, code, rules, issued_at }, addedAt) => ({ id, code, rules, issued_at, added_at: addedAt });
+
 /**
- * Fill the pool of `account` up to POOL_SIZE deals per rule set (only `rules` if given).
- * Resolves `{ok, reason}`: reason "offline", or the server's refusal (too many unplayed deals).
+ * Square the pool of `account` with the server's list of the player's games that still accept a
+ * result: drop what the list no longer holds (a game added after the list was asked for stays:
+ * another tab may have just been issued it). With `adopt`, take back listed games this device
+ * does not use, oldest first, up to POOL_SIZE per rule set (only `rules` if given).
+ * Resolves the list's HTTP status (0: no answer).
+ */
+async function squareWithServer(account, { adopt, rules = null }) {
+  const askedAt = Date.now();
+  const answer = await api(HELD_ENDPOINT);
+  if (!answer.ok || !Array.isArray(answer.data)) return answer.status;
+  const held = answer.data.filter((game) => Number.isInteger(game?.id) && typeof game.code === "string" && RULES.includes(game.rules));
+  const heldIds = new Set(held.map((game) => game.id));
+  const pool = readPool(account.id);
+  for (const kind of RULES) pool.games[kind] = pool.games[kind].filter((game) => heldIds.has(game.id) || (game.added_at ?? 0) >= askedAt);
+  if (adopt) {
+    const inUse = gamesInUse();
+    for (const game of held) {
+      const kept = pool.games[game.rules];
+      if ((rules && game.rules !== rules) || kept.length >= POOL_SIZE || inUse.has(game.id) || kept.some((mine) => mine.id === game.id)) continue;
+      kept.push(poolEntry(game, Date.now()));
+    }
+  }
+  writePool(pool);
+  return answer.status;
+}
+
+/**
+ * Fill the pool of `account` up to POOL_SIZE deals per rule set (only `rules` if given): first
+ * squared with the server's list (and taken back from it on a device without a pool of this
+ * player), then new deals. Resolves `{ok, reason}`: reason "offline", or the server's refusal
+ * when it issues no more and none of the player's games can be taken back.
  */
 export async function refillPool(account, rules = null) {
   if (!account) return { ok: false, reason: "signed_out" };
+  const firstHere = storedOwner() !== account.id;
+  if ((await squareWithServer(account, { adopt: firstHere, rules })) === 0) return { ok: false, reason: "offline", status: 0 };
   for (const wanted of rules ? [rules] : RULES) {
-    const missing = POOL_SIZE - readPool(account.id).games[wanted].length;
-    if (missing <= 0) continue;
-    const answer = await api("/api/games/", { method: "POST", body: { rules: wanted, count: missing } });
-    if (!answer.ok || !Array.isArray(answer.data)) {
+    if (POOL_SIZE - readPool(account.id).games[wanted].length <= 0) continue;
+    const answer = await issue(account, wanted);
+    if (answer.status === 409 && answer.data?.code === "too_many_unplayed") {
+      // The player holds the most unplayed games: they are somewhere; take them back.
+      await squareWithServer(account, { adopt: true, rules: wanted });
+      if (readPool(account.id).games[wanted].length > 0) continue;
+    }
+    if (!answer.ok) {
       return { ok: false, reason: answer.status === 0 ? "offline" : refusalText(answer.data, answer.status), status: answer.status };
     }
-    const pool = readPool(account.id); // read again: another tab may have taken a deal meanwhile
-    pool.games[wanted].push(...answer.data.map(({ id, code, rules: issuedRules, issued_at }) => ({ id, code, rules: issuedRules, issued_at })));
-    writePool(pool);
   }
   return { ok: true, reason: null };
+}
+
+// Ask for the deals of `wanted` the pool misses, and keep them. Resolves the API's answer.
+async function issue(account, wanted) {
+  const missing = POOL_SIZE - readPool(account.id).games[wanted].length;
+  const answer = await api("/api/games/", { method: "POST", body: { rules: wanted, count: missing } });
+  if (!answer.ok || !Array.isArray(answer.data)) return answer.ok ? { ...answer, ok: false } : answer;
+  const pool = readPool(account.id); // read again: another tab may have taken a deal meanwhile
+  pool.games[wanted].push(...answer.data.map((game) => poolEntry(game, Date.now())));
+  writePool(pool);
+  return answer;
 }
