@@ -15,9 +15,12 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import GameCode, InvalidCodeError, Rules, verify
@@ -189,15 +192,65 @@ def winnable_codes_sample(*, rules: str, count: int) -> list[str]:
 # --- Par and the daily deal -------------------------------------------------------------------------
 
 
-def deal_par_request(*, code: str) -> None:
-    """After a counted win: search the deal's par on the solver queue once (when the transaction commits)."""
+# A par search is worth having once per deal, but nearly every ranked win is on a deal of its own
+# (the server draws from 26^7): requests are limited so that the solver queue cannot grow without
+# bound. Once per deal: skipped when its par search is done (or the deal is proven unwinnable)
+# or already queued (a cache key, SET NX on Redis); and at most PAR_QUEUE_SHARE of the solver
+# worker's hour a clock hour (SOLVER_PAR_TIME_LIMIT each), the rest of the hour left to the pool's
+# refills. A request over the budget is dropped (a later win on the deal, or `solve_deals
+# --par`, asks again); a queued search not started within PAR_TASK_EXPIRES seconds is discarded.
+PAR_QUEUED_KEY = "games:par-queued:{code}"
+PAR_QUEUED_SECONDS = 24 * 3600
+PAR_BUDGET_KEY = "games:par-budget:{hour}"
+PAR_QUEUE_SHARE = 0.5
+PAR_TASK_EXPIRES = 3600
+
+
+def par_requests_per_hour() -> int:
+    """How many par searches may be queued in one clock hour."""
+    return max(1, int(3600 * PAR_QUEUE_SHARE / max(settings.SOLVER_PAR_TIME_LIMIT, 1.0)))
+
+
+def deals_par_request(*, codes: Iterable[str]) -> None:
+    """After counted wins (one batch): search each deal's par on the solver queue, once per deal and
+    within the hourly budget, when the transaction commits. One query for the whole batch."""
     if not settings.SOLVER_PAR_AFTER_WIN:
         return
-    if SolvedDeal.objects.filter(code=code, shortened=True).exists():
-        return
+    codes = sorted(set(codes))
+    settled = SolvedDeal.objects.filter(code__in=codes).filter(
+        Q(shortened=True) | Q(result=Result.UNWINNABLE)
+    )
+    done = set(settled.values_list("code", flat=True))
+    wanted = [code for code in codes if code not in done]
+    if wanted:
+        transaction.on_commit(partial(_par_searches_send, wanted), robust=True)
+
+
+def deal_par_request(*, code: str) -> None:
+    """After a counted win: search the deal's par (see `deals_par_request`)."""
+    deals_par_request(codes=[code])
+
+
+def _par_searches_send(codes: list[str]) -> int:
+    """Queue the par search of each deal not queued yet, while the hour's budget lasts; how many."""
     from games.tasks import deal_par_solve_task
 
-    transaction.on_commit(lambda: deal_par_solve_task.delay(code), robust=True)
+    budget_key = PAR_BUDGET_KEY.format(hour=int(time.time() // 3600))
+    budget = par_requests_per_hour()
+    sent = 0
+    for index, code in enumerate(codes):
+        queued_key = PAR_QUEUED_KEY.format(code=code)
+        if not cache.add(queued_key, 1, PAR_QUEUED_SECONDS):
+            continue  # queued by an earlier win
+        cache.add(budget_key, 0, 2 * 3600)
+        if cache.incr(budget_key) > budget:
+            cache.delete(queued_key)
+            dropped = {"dropped": len(codes) - index, "budget": budget}
+            logger.info("par searches over the hour's budget", extra=dropped)
+            break
+        deal_par_solve_task.apply_async((code,), expires=PAR_TASK_EXPIRES)
+        sent += 1
+    return sent
 
 
 def deal_par_solve(*, code: str, time_limit: float | None = None) -> SolvedDeal:

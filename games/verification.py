@@ -26,7 +26,7 @@ from games import hooks
 from games.engine import ENGINE_VERSION, InvalidCodeError, verify
 from games.engine.move import UNDO
 from games.models import HintUse, Submission
-from games.solving import deal_par_request
+from games.solving import deals_par_request
 
 logger = logging.getLogger(__name__)
 
@@ -267,8 +267,7 @@ def _settle(
             by_id = {submission.pk: submission for submission in counted}
             for submission_id, ranks in hooks.results_record(submissions=counted).items():
                 by_id[submission_id].ranks = ranks
-            for code in sorted({submission.code for submission in counted}):
-                deal_par_request(code=code)
+            deals_par_request(codes=[submission.code for submission in counted])
         _verdicts_store(submissions)
     for submission in submissions:
         logger.info(
