@@ -38,6 +38,7 @@ from games.services import (
     TooManyUnplayedGames,
     game_issue,
     submission_create,
+    submissions_sweep_when_due,
 )
 from games.throttles import GameIssueThrottle, SubmissionCreateThrottle
 
@@ -319,6 +320,7 @@ class SubmissionsApi(APIView):
         responses={200: SubmissionOutputSerializer(many=True), 403: NOT_SIGNED_IN},
     )
     def get(self, request):
+        submissions_sweep_when_due()  # eager mode: no beat
         paginator = SubmissionPagination()
         page = paginator.paginate_queryset(submission_list_for_owner(user=request.user), request, view=self)
         return paginator.get_paginated_response(SubmissionOutputSerializer(page, many=True).data)
@@ -337,6 +339,7 @@ class SubmissionDetailApi(APIView):
         },
     )
     def get(self, request, submission_id: int):
+        submissions_sweep_when_due()  # eager mode: no beat; the page asks until its verdict comes
         submission = submission_get_for_owner(user=request.user, submission_id=submission_id)
         if submission is None:
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
