@@ -30,7 +30,14 @@ from leaderboard.boards import (
     parse_period_key,
 )
 from leaderboard.hot_pages import hot_page
-from leaderboard.selectors import BoardPage, Cursor, hidden_replay_codes, leaderboard_around, leaderboard_page
+from leaderboard.selectors import (
+    BoardPage,
+    Cursor,
+    hidden_replay_codes,
+    leaderboard_around,
+    leaderboard_page,
+    player_best_results,
+)
 from leaderboard.services import daily_deal_pick
 from leaderboard.summaries import ReplayHidden, deal_summary, player_summary, replay_get
 
@@ -316,8 +323,24 @@ def result_data(request, submission) -> dict:
     }
 
 
+def best_result_data(request, submission) -> dict | None:
+    """A best result: one game's figures, its time (to the second, as on the boards) and replay."""
+    if submission is None:
+        return None
+    return {
+        "id": submission.pk,
+        "code": submission.code,
+        "score": submission.score,
+        "moves": submission.moves,
+        "duration_ms": submission.duration_ms,
+        "achieved_at": _iso(submission.received_at.replace(microsecond=0)),
+        "replay_url": request.build_absolute_uri(f"/api/replays/{submission.pk}/"),
+    }
+
+
 class PlayerSummaryApi(APIView):
-    """The signed-in player's figures per rule set, ranks now, unranked wins, last 20 results."""
+    """The signed-in player's figures per rule set (with the best game itself), ranks now,
+    unranked wins, last 20 results."""
 
     permission_classes = [IsAuthenticated]
 
@@ -327,6 +350,8 @@ class PlayerSummaryApi(APIView):
     def get(self, request):
         summary = player_summary(user=request.user, now=_now())
         user = request.user
+        for rules, best in player_best_results(user=user).items():
+            summary["rules"][rules]["best"] = best_result_data(request, best)
         data = {
             "player": {"name": getattr(user, "display_name", "") or user.username},
             "rules": summary["rules"],

@@ -15,7 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
-from leaderboard.boards import sort_key_parts
+from games.models import Submission
+from leaderboard.boards import RULES, sort_key_parts
 from leaderboard.hot_pages import hot_page
 from leaderboard.index import IndexItem, IndexSlice, RedisBoardIndex
 from leaderboard.indexing import board_index, index_failed, index_read
@@ -318,6 +319,25 @@ def leaderboard_rank(*, board: str, user_id: int) -> int | None:
 
     answer = index_read(read, board=board)
     return answer[0] if answer is not None else entry_rank_sql(board=board, user_id=user_id)
+
+
+# --- A player's own results --------------------------------------------------------------------------
+
+
+def player_best_results(*, user) -> dict[str, Submission | None]:
+    """Per rule set, the player's best counted ranked win, as one result (its score, moves, code,
+    time and replay belong together): the highest score, on equal scores the earliest; None
+    before the first. The same results as the summary's `best_score`."""
+    wins = Submission.objects.filter(
+        user=user,
+        ranked=True,
+        status=Submission.Status.VERIFIED,
+        voided=False,
+        won=True,
+        assisted=False,
+    )
+    best_first = ("-score", "received_at", "pk")
+    return {rules: wins.filter(rules=rules).order_by(*best_first).first() for rules in RULES}
 
 
 # --- Daily deals and hidden replays -----------------------------------------------------------------

@@ -104,3 +104,44 @@ def test_display_names_are_shown_on_the_boards(client):
     response = client.get("/api/leaderboards/?rules=classic")
 
     assert response.json()["results"][0]["player"] == {"name": "Annie-42"}
+
+
+# --- /api/me/: the player's own best game and rank ------------------------------------------------
+
+
+def test_me_gives_one_best_game_per_rule_set_and_the_all_time_rank(client):
+    ann, bob = player("ann"), player("bob")
+    win(bob, at=NOON - dt.timedelta(hours=3))  # bob leads the all-time board
+    earlier_equal = win(ann, at=NOON - dt.timedelta(hours=2), extra_moves=1)
+    win(ann, at=NOON - dt.timedelta(hours=1), extra_moves=1)  # the same score, later: not the best
+    win(ann, at=NOON, extra_moves=4)
+    win(ann, at=NOON, ranked=False, code=WINNING_CODES["classic"][1])  # unranked: not a ranked best
+    client.force_login(ann)
+
+    rules = client.get("/api/me/").json()["rules"]
+
+    best = rules["classic"]["best"]
+    assert best == {
+        "id": earlier_equal.pk, "code": earlier_equal.code, "score": BEST - 1, "moves": earlier_equal.moves,
+        "duration_ms": earlier_equal.duration_ms, "achieved_at": "2026-11-29T10:00:00Z",
+        "replay_url": f"http://testserver/api/replays/{earlier_equal.pk}/",
+    }  # fmt: skip
+    assert best["score"] == rules["classic"]["best_score"]
+    assert rules["classic"]["ranks"]["all"] == {"board": "classic:all", "rank": 2}
+    assert rules["relaxed"]["best"] is None
+    assert client.get(best["replay_url"]).status_code == 200
+
+
+def test_a_voided_best_gives_way_to_the_next_one_on_me(client):
+    ann = player("ann")
+    second = win(ann, at=NOON - dt.timedelta(hours=1), extra_moves=2)
+    best = win(ann, at=NOON)
+    run(submission_void, submission=best)
+    client.force_login(ann)
+
+    classic = client.get("/api/me/").json()["rules"]["classic"]
+
+    assert (classic["best"]["id"], classic["best"]["score"], classic["best_score"]) == (
+        second.pk, BEST - 2, BEST - 2,
+    )  # fmt: skip
+    assert classic["ranks"]["all"]["rank"] == 1

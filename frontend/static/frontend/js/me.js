@@ -1,5 +1,5 @@
-// /me: the signed-in player's figures per rule set (best score, wins, win rate, fewest moves,
-// fastest win, places on the boards now) from GET /api/me/, and every game they finished,
+// /me: the signed-in player's figures per rule set (best score and that game, wins, win rate,
+// fewest moves, fastest win, places on the boards now) from GET /api/me/, and every game they finished,
 // newest first, from GET /api/submissions/ (its `next` link for more). Signed out: a prompt.
 
 import { api, apiPath } from "./api.js";
@@ -13,6 +13,20 @@ const PERIOD_KEYS = { all: "me.allTime", week: "me.thisWeek", day: "me.today" };
 
 function figure(name, value, key) {
   return el("div", {}, el("dt", {}, name), el("dd", { dataset: { figure: key } }, value));
+}
+
+// The best game itself: its deal, moves, time and replay (one result, as on the boards).
+function bestGame(best) {
+  const figures = t("me.bestGame", { count: best.moves, moves: formatNumber(best.moves), time: formatDuration(best.duration_ms) });
+  return el(
+    "p",
+    { class: "muted best-game", dataset: { bestGame: best.id } },
+    el("a", { class: "code", href: boardLink(`deal:${best.code}`) }, best.code),
+    ` · ${figures} · `,
+    el("time", { datetime: best.achieved_at }, formatWhen(best.achieved_at)),
+    " · ",
+    el("a", { href: `/replay/${best.id}` }, t("results.watch")),
+  );
 }
 
 function rulesCard(rules, figures, deviceBest) {
@@ -33,6 +47,7 @@ function rulesCard(rules, figures, deviceBest) {
     { class: "figure-card", dataset: { rulesFigures: rules } },
     el("h2", {}, RULE_NAMES[rules]),
     el("p", { class: "big-figure" }, el("span", { class: "label" }, t("me.bestScore")), el("strong", { dataset: { figure: "best_score" } }, formatNumber(figures.best_score))),
+    figures.best && bestGame(figures.best),
     el(
       "dl",
       { class: "facts" },
