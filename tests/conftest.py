@@ -70,6 +70,13 @@ def clear_django_caches() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _daily_deal_unfiltered(settings):
+    # The default filter solves each day's candidates (up to seconds each, and the deal depends on
+    # the secret, random per run): tests that need the filter set it (tests/games/test_solving.py).
+    settings.LEADERBOARD_DAILY_DEAL_FILTER = ""
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache_between_tests():
     # allauth keeps its rate limits in the cache: without this they leak from test to test.
     clear_django_caches()

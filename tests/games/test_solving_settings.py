@@ -14,6 +14,7 @@ from django.conf import settings
 django.setup()
 print(json.dumps({
     "filter": settings.LEADERBOARD_DAILY_DEAL_FILTER,
+    "daily_limit": settings.SOLVER_DAILY_TIME_LIMIT,
     "refill": settings.SOLVER_POOL_REFILL,
     "par": settings.SOLVER_PAR_AFTER_WIN,
     "schedule": settings.CELERY_BEAT_SCHEDULE["games-deal-pool-refill"],
@@ -44,7 +45,7 @@ def shown(**variables: str) -> dict:
 def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_deal():
     settings = shown(REDIS_URL="redis://127.0.0.1:6379/5")
 
-    assert settings["filter"] == "games.solving.deal_is_winnable"
+    assert settings["filter"] == "games.solving.deal_is_winnable" and settings["daily_limit"] == 5.0
     assert settings["refill"] is True and settings["par"] is True
     assert settings["schedule"] == {"task": "games.deal_pool_refill", "schedule": 300}
     assert settings["routes"] == {
@@ -53,10 +54,11 @@ def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_
     }
 
 
-def test_in_eager_mode_nothing_is_searched_behind_a_request():
+def test_in_eager_mode_only_the_daily_deal_is_searched_behind_a_request():
     settings = shown()
 
-    assert settings["filter"] == ""
+    # The first request of a day picks the daily deal: only a won deal, each search bounded.
+    assert settings["filter"] == "games.solving.deal_is_winnable" and settings["daily_limit"] == 2.0
     assert settings["refill"] is False and settings["par"] is False
 
 
