@@ -108,3 +108,19 @@ def test_a_verified_win_queues_its_deal_once(sent, player, issue_game, submit):
 
     assert [code for code, _ in sent] == [CLASSIC_WIN["code"]]
     assert not SolvedDeal.objects.exists()
+
+
+@pytest.mark.stack
+def test_the_once_per_deal_guard_and_the_budget_hold_in_redis(sent, settings, monkeypatch, redis_client):
+    from django.core.cache import caches
+
+    from games.solving import _par_searches_send
+
+    if type(caches["default"]).__name__ != "RedisCache":
+        pytest.skip("needs the Redis cache (REDIS_URL)")
+    settings.SOLVER_PAR_TIME_LIMIT = 900.0  # 2 an hour
+    monkeypatch.setattr("games.solving.time.time", lambda: 2_000 * 3600.0)
+
+    assert _par_searches_send(CODES[:2]) == 2
+    assert _par_searches_send(CODES[:3]) == 0  # two already queued, the third over the budget
+    assert [code for code, _ in sent] == CODES[:2]
