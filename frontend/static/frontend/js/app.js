@@ -1,28 +1,29 @@
 // The browser game: wires the engine, the table, the gestures, the keyboard, the saved game,
-// the account, the ranked deals, the outbox and the service worker together. Each of those
-// lives in its own module; this one decides what happens after a move (render, save,
-// announce, the win) and when a game starts or is left.
+// the account, the ranked and winnable deals, hints, the outbox and the service worker
+// together. Each of those lives in its own module (the buttons and page events: controls.js);
+// this one decides what happens after a move (render, save, announce, the win) and when a
+// game starts or is left.
 
 import { knownAccount, refreshAccount, renderAccountNav } from "./account.js";
 import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
+import { bindControls } from "./controls.js";
 import { Dealer } from "./dealer.js";
-import { CLASSIC, FOUNDATION, cardLabel, parseCode, suitSymbol } from "./engine.js";
+import { CLASSIC, FOUNDATION, cardLabel, parseCode } from "./engine.js";
+import { Hints } from "./hints.js";
 import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
-import { registerServiceWorker } from "./offline.js";
 import { ResultsView } from "./results.js";
 import { ORIGINS, Session } from "./session.js";
 import * as store from "./store.js";
 import { ResultsSync } from "./sync.js";
 import { Table } from "./table.js";
-import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, openDialog } from "./ui.js";
+import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, describeMove } from "./ui.js";
 import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
+import { WinnableDeals } from "./winnable.js";
 
 const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
-const TICK_MS = 500;
-const SAVE_EVERY_MS = 10_000;
 const PLAY_PATH = /^\/play\/([^/]+)\/?$/;
 const MEASURES_KEPT = 1000;
 
@@ -38,14 +39,15 @@ class App {
     installSuitSymbols();
     this.settings = store.loadSettings();
     this.account = knownAccount(); // until the server says (settle)
-    this.dealer = new Dealer({ accountOf: () => this.account, clientVersion: CLIENT_VERSION });
+    this.winnable = new WinnableDeals({ enabled: () => this.settings.winnableOnly, origins: ORIGINS });
+    this.dealer = new Dealer({ accountOf: () => this.account, clientVersion: CLIENT_VERSION, winnable: this.winnable });
     this.sync = new ResultsSync(() => this.account);
     this.notices = new Notices();
     this.table = new Table($("[data-table]"));
     this.bar = new Bar($("[data-bar]"));
     this.input = new Input(this.table, this);
     this.keys = new Keys(this.table, this.input, this);
-    this.newGameDialog = new NewGameDialog($('[data-dialog="new-game"]'));
+    this.newGameDialog = new NewGameDialog($('[data-dialog="new-game"]'), (on) => this.changeSetting("winnableOnly", on));
     this.settingsDialog = new SettingsDialog($('[data-dialog="settings"]'), (name, on) => this.changeSetting(name, on));
     this.winBanner = new WinBanner($('[data-dialog="win"]'));
     this.results = new ResultsView({
@@ -58,10 +60,11 @@ class App {
     });
     this.undoButton = $('[data-action="undo"]');
     this.walkthrough = new Walkthrough(this);
+    this.hints = new Hints(this);
     this.applySettings();
     const linked = this.#linkedCode();
     this.session = this.#firstSession(linked);
-    this.#bind();
+    bindControls(this);
     this.render();
     this.keys.reset();
     this.session.setVisible(!document.hidden);
@@ -71,7 +74,8 @@ class App {
     // A link to another deal while a game is under way: that game stays until the player agrees.
     if (linked && linked !== this.session.code) this.#openLinked(linked);
     else this.#walkthroughAtStart(linked);
-    this.#settle();
+    this.settle();
+    this.winnable.topUpAll();
   }
 
   // The walkthrough: asked for by Help's link, carried on after a reload, or offered once.
@@ -99,7 +103,7 @@ class App {
   #settling = null;
   #bestsMerged = false;
 
-  #settle() {
+  settle() {
     this.#settling ??= this.#settleOnce().finally(() => (this.#settling = null));
     return this.#settling;
   }
@@ -232,6 +236,7 @@ class App {
     this.undoButton.disabled = !game.canUndo || game.isWon();
     this.keys.refresh();
     this.walkthrough.refresh();
+    this.hints.refresh();
   }
 
   save() {
@@ -262,7 +267,7 @@ class App {
     this.session.clock.stop();
     this.walkthrough.end(); // any other game ends the walkthrough (startWalkthrough begins it after)
     if (this.dealer.leave(this.session)) this.sync.kick();
-    this.session = new Session(code, { issued, origin });
+    this.session = new Session(code, { issued, origin }); // assisted if hinted before (hints.refresh)
     this.table.reset();
     this.notices.clear();
     if (PLAY_PATH.test(location.pathname)) history.replaceState(null, "", `/play/${code}`);
@@ -302,7 +307,7 @@ class App {
   }
 
   async newGame() {
-    const choice = await this.newGameDialog.open(this.session.rules);
+    const choice = await this.newGameDialog.open(this.session.rules, this.settings);
     if (choice?.results) this.results.open();
     else if (choice?.code && (await this.#mayLeave())) this.startGame({ code: choice.code, origin: ORIGINS.code });
     else if (choice?.rules) await this.newDeal(choice.rules);
@@ -320,12 +325,13 @@ class App {
       score: game.rankedScore(),
       durationMs: session.clock.elapsed(),
       finishedAt: new Date().toISOString(),
+      assisted: session.assisted,
     };
     let best = store.loadBests()[game.rules];
     let isNew = false;
     if (justWon && !session.resultId) {
       this.dealer.submit(session, result.durationMs, result.finishedAt);
-      ({ best, isNew } = store.recordBest(game.rules, result));
+      if (!session.assisted) ({ best, isNew } = store.recordBest(game.rules, result)); // a hint's win is no record
       this.save();
       this.sync.kick();
     }
@@ -344,97 +350,13 @@ class App {
     this.settings[name] = on;
     store.saveSettings(this.settings);
     this.applySettings();
+    if (name === "winnableOnly") this.winnable.topUpAll();
   }
 
   applySettings() {
     document.documentElement.classList.toggle("four-colour", this.settings.fourColour);
     if (!this.settings.placementHelp) this.table.markTargets([]);
   }
-
-  // ---- wiring --------------------------------------------------------------------------
-
-  #bind() {
-    const actions = {
-      undo: () => this.undo(),
-      "new-deal": () => this.newDeal(),
-      redeal: () => this.redeal(),
-      "new-game": () => this.newGame(),
-      settings: () => this.settingsDialog.open(this.settings),
-      help: async () => {
-        if ((await openDialog($('[data-dialog="help"]'))) === "tour") this.startWalkthrough();
-      },
-      results: () => this.results.open(),
-      "copy-code": () => this.#copy(this.session.code, t("notice.codeCopied")),
-      "copy-link": () => this.#copy(new URL(`/play/${this.session.code}`, location.href).href, t("notice.linkCopied")),
-    };
-    document.addEventListener("click", (event) => {
-      const button = event.target.closest?.("[data-action]");
-      const action = button && !button.closest("dialog") ? actions[button.dataset.action] : undefined;
-      const newTab = button?.tagName === "A" && (event.ctrlKey || event.metaKey || event.shiftKey);
-      if (action && !newTab) {
-        event.preventDefault();
-        action();
-      }
-    });
-    document.addEventListener("keydown", (event) => this.#globalKey(event));
-    document.addEventListener("visibilitychange", () => {
-      this.session.setVisible(!document.hidden);
-      if (document.hidden) this.save();
-      else this.#settle(); // signed in or out in another tab meanwhile?
-    });
-    addEventListener("pagehide", () => this.save());
-    addEventListener("online", () => this.dealer.refill());
-    let sinceSave = 0;
-    setInterval(() => {
-      if (!this.session.clock.running) return;
-      this.bar.showTime(this.session.clock.elapsed());
-      sinceSave += TICK_MS;
-      if (sinceSave >= SAVE_EVERY_MS) {
-        sinceSave = 0;
-        this.save();
-      }
-    }, TICK_MS);
-    registerServiceWorker({
-      onUpdate: (reload) => {
-        const notice = $("[data-update]");
-        notice.hidden = false;
-        $("button", notice).addEventListener("click", reload, { once: true });
-      },
-      beforeReload: () => this.save(),
-    });
-  }
-
-  #globalKey(event) {
-    if (document.querySelector("dialog[open]")) return;
-    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
-    const undoKey = (event.ctrlKey || event.metaKey) && !event.shiftKey && !event.altKey && event.key.toLowerCase() === "z";
-    const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
-    if (undoKey || (plain && (event.key === "u" || event.key === "U"))) {
-      event.preventDefault();
-      this.undo();
-    } else if (event.key === "Escape") {
-      this.input.cancelDrag();
-      this.input.clearSelection();
-    }
-  }
-
-  async #copy(text, done) {
-    try {
-      await navigator.clipboard.writeText(text);
-      this.notices.show(done);
-    } catch {
-      this.notices.show(text); // no clipboard access: show it to copy by hand
-    }
-  }
-}
-
-function describeMove(move, from, group) {
-  const card = cardLabel(move.card);
-  const column = move.dest + 1;
-  if (move.dest === FOUNDATION) return t("say.toFoundation", { card, suit: suitSymbol(Math.floor(move.card / 13)) });
-  if (from === FOUNDATION) return t("say.backToColumn", { card, column });
-  if (group > 1) return t("say.groupToColumn", { card, count: group - 1, column });
-  return t("say.toColumn", { card, column });
 }
 
 // The page may come from the offline cache in another language (i18n.js has loaded the words).

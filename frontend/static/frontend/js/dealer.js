@@ -2,7 +2,8 @@
 // deal issued by the server, taken from the pool kept on the device; signed out, or with the
 // pool empty and no network, it is a local (unranked) deal. A typed or shared code is never
 // ranked. Leaving a ranked game submits it as it stands (a game played, honestly counted); a
-// ranked deal left before its first move goes back to the pool.
+// ranked deal left before its first move goes back to the pool. With "Winnable deals only" on,
+// new deals are unranked winnable deals (winnable.js), a random one when none is at hand.
 
 import { CLASSIC } from "./engine.js";
 import { t } from "./i18n.js";
@@ -12,14 +13,24 @@ import { enqueueResult } from "./sync.js";
 import { randomCode } from "./ui.js";
 
 export class Dealer {
-  /** `accountOf()`: the signed-in account or null; `clientVersion`: the build sent with results. */
-  constructor({ accountOf, clientVersion }) {
+  /**
+   * `accountOf()`: the signed-in account or null; `clientVersion`: the build sent with results;
+   * `winnable`: the WinnableDeals of the option (winnable.js).
+   */
+  constructor({ accountOf, clientVersion, winnable = null }) {
     this.accountOf = accountOf;
     this.clientVersion = clientVersion;
+    this.winnable = winnable;
   }
 
-  /** A deal to play now without waiting: ranked from the pool if one is there, else local. */
+  get #wantsWinnable() {
+    return Boolean(this.winnable?.enabled());
+  }
+
+  /** A deal to play now without waiting: winnable or ranked if one is kept, else local. */
   dealNow(rules = CLASSIC) {
+    const winnable = this.#wantsWinnable ? this.winnable.take(rules) : null;
+    if (winnable) return winnable;
     const account = this.accountOf();
     const issued = takeIssued(account, rules);
     if (issued) {
@@ -34,6 +45,12 @@ export class Dealer {
    * empty), else local. `why` says why a signed-in player gets an unranked deal.
    */
   async next(rules) {
+    if (this.#wantsWinnable) {
+      const deal = await this.winnable.next(rules);
+      if (deal.code) return deal;
+      const why = t(deal.why === "offline" ? "winnable.noneOffline" : "winnable.noneServer");
+      return { code: randomCode(rules), issued: null, origin: ORIGINS.deal, why };
+    }
     const account = this.accountOf();
     let refill = null;
     if (account && poolSize(account, rules) === 0) refill = await refillPool(account, rules);
@@ -56,7 +73,8 @@ export class Dealer {
   async afterSignIn(session, { fresh, untouched }) {
     const account = this.accountOf();
     const notTheirs = fresh && session.ranked && session.issued.owner !== account?.id;
-    if (!untouched() || !(notTheirs || (account && session.origin === ORIGINS.deal))) return null;
+    const becomesRanked = account && session.origin === ORIGINS.deal && !this.#wantsWinnable;
+    if (!untouched() || !(notTheirs || becomesRanked)) return null;
     if (account) await this.refill();
     if (!untouched()) return null;
     const deal = this.dealNow(session.rules);
@@ -95,6 +113,7 @@ export class Dealer {
       won: game.isWon(),
       moves: game.movesMade,
       score: game.rankedScore(),
+      assisted: session.assisted, // a hint was used: the result enters no board
     });
     session.resultId = entry.client_id;
     return entry;

@@ -1,7 +1,8 @@
 // Keyboard play on the focused table: a cursor over the columns' face-up cards (or an empty
 // column) and the foundations. Arrows move it, Enter/Space picks up and puts down, F sends to
-// the foundation, U undoes (app.js), Escape cancels (app.js). The cursor is announced with
-// aria-activedescendant, so screen readers read the card under it.
+// the foundation; U undoes, H asks for a hint and Escape cancels anywhere on the page
+// (controls.js). The cursor is announced with aria-activedescendant, so screen readers read
+// the card under it.
 
 import { COLUMN_COUNT, FOUNDATION, Move } from "./engine.js";
 import { cardOfElement } from "./table.js";
@@ -123,7 +124,7 @@ export class Keys {
       this.input.tap(hit, -Infinity); // same column: choose another card, or put it down
       return;
     }
-    if (this.input.attempt(move) === null && move.dest !== FOUNDATION) this.#follow(selected);
+    if (this.input.attempt(move) === null && move.dest !== FOUNDATION) this.follow(selected);
   }
 
   #toFoundation() {
@@ -132,12 +133,17 @@ export class Keys {
     this.input.attempt(Move.of(card, FOUNDATION));
   }
 
-  // After a keyboard move, the cursor goes with the card.
-  #follow(card) {
+  /** The cursor onto `card` (it goes with a card moved by keyboard; onto a hint's card). */
+  follow(card) {
     const { column, depth } = this.#game.locate(card);
-    this.#area = "column";
-    this.#index = column;
-    this.#depth = depth;
+    if (column === FOUNDATION) {
+      this.#area = "foundation";
+      this.#index = Math.floor(card / 13); // the foundations are in suit order
+    } else {
+      this.#area = "column";
+      this.#index = column;
+      this.#depth = depth;
+    }
     this.refresh();
   }
 

@@ -32,16 +32,21 @@ export class Clock {
   }
 }
 
-/** Where a game comes from: a ranked deal issued by the server, a local deal, a typed or shared code. */
-export const ORIGINS = Object.freeze({ ranked: "ranked", deal: "deal", code: "code" });
+/**
+ * Where a game comes from: a ranked deal issued by the server, a local deal, a typed or shared
+ * code, or a winnable deal (unranked, from the solver's codes: winnable.js).
+ */
+export const ORIGINS = Object.freeze({ ranked: "ranked", deal: "deal", code: "code", winnable: "winnable" });
+const UNRANKED_ORIGINS = new Set([ORIGINS.code, ORIGINS.winnable]);
 
 export class Session {
   /**
    * The deal of `code`, with `log` replayed: the saved game of a previous visit resumes
    * exactly. A token that no longer replays (a damaged save) ends the replay there.
-   * `issued` is the server's issued game (`{id, code, rules, issued_at, owner}`) of a ranked deal.
+   * `issued` is the server's issued game (`{id, code, rules, issued_at, owner}`) of a ranked deal;
+   * `assisted`: a hint was used (the result enters no board).
    */
-  constructor(code, { log = [], moveTimes = [], elapsedMs = 0, resultId = null, issued = null, origin = null } = {}) {
+  constructor(code, { log = [], moveTimes = [], elapsedMs = 0, resultId = null, issued = null, origin = null, assisted = false } = {}) {
     this.game = Game.fromCode(code);
     this.log = [];
     this.moveTimes = [];
@@ -57,7 +62,8 @@ export class Session {
     this.clock = new Clock(Math.max(Number(elapsedMs) || 0, this.moveTimes.at(-1) ?? 0));
     this.resultId = resultId; // the outbox entry of this game's result, once queued
     this.issued = issued && issued.code === this.code ? issued : null;
-    this.origin = this.issued ? ORIGINS.ranked : origin === ORIGINS.code ? ORIGINS.code : ORIGINS.deal;
+    this.origin = this.issued ? ORIGINS.ranked : UNRANKED_ORIGINS.has(origin) ? origin : ORIGINS.deal;
+    this.assisted = assisted === true;
   }
 
   /** A ranked game: a deal the server issued; its result enters the leaderboards. */
@@ -121,6 +127,7 @@ export class Session {
       resultId: this.resultId,
       issued: this.issued,
       origin: this.origin,
+      assisted: this.assisted,
     };
   }
 

@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS = Object.freeze({
   autoPlacement: false, // a card dropped nowhere finds a column by itself
   doubleClick: true, // a double tap finds a place for a card
   fourColour: false, // ♠ black, ♥ red, ♦ blue, ♣ green
+  winnableOnly: false, // new unranked deals from the solver's winnable deals (the New game dialog)
 });
 
 function read(key) {
@@ -53,7 +54,7 @@ export const saveSettings = (settings) => write(KEYS.settings, settings);
 const issuedGame = (issued) =>
   isObject(issued) && Number.isInteger(issued.id) && typeof issued.code === "string" ? issued : null;
 
-/** The saved game `{code, log, moveTimes, elapsedMs, resultId, issued, origin}`, or null. */
+/** The saved game `{code, log, moveTimes, elapsedMs, resultId, issued, origin, assisted}`, or null. */
 export function loadGame() {
   const saved = read(KEYS.game);
   if (!isObject(saved) || typeof saved.code !== "string" || !Array.isArray(saved.log)) return null;
@@ -65,6 +66,7 @@ export function loadGame() {
     resultId: typeof saved.resultId === "string" ? saved.resultId : null,
     issued: issuedGame(saved.issued),
     origin: typeof saved.origin === "string" ? saved.origin : null,
+    assisted: saved.assisted === true,
   };
 }
 

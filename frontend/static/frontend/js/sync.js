@@ -14,7 +14,7 @@ export const RESULTS_ENDPOINT = "/api/submissions/";
 const SETTLED_KEPT = 20; // verified or rejected entries kept for the Results list
 const CHANGE_EVENT = "yukon:results";
 // The fields the API takes; the rest of an entry is the page's own bookkeeping.
-const BODY_FIELDS = ["client_id", "game", "code", "log", "move_times_ms", "duration_ms", "finished_at", "client_version"];
+const BODY_FIELDS = ["client_id", "game", "code", "log", "move_times_ms", "duration_ms", "finished_at", "client_version", "assisted"];
 
 /** A random UUID (version 4), also where crypto.randomUUID is missing. */
 export function newClientId() {

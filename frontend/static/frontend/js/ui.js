@@ -3,7 +3,7 @@
 // in play.html. A button with data-close="value" closes its dialog with that value.
 
 import { $, formatDuration, formatNumber } from "./dom.js";
-import { CLASSIC, DEAL_COUNT, formatCode, parseCode } from "./engine.js";
+import { CLASSIC, DEAL_COUNT, FOUNDATION, cardLabel, formatCode, parseCode, suitSymbol } from "./engine.js";
 import { codeErrorText, sentence, t } from "./i18n.js";
 
 export { $, formatDuration, formatNumber, sentence };
@@ -19,6 +19,16 @@ export function randomCode(rules = CLASSIC) {
     const number = (words[0] % 2) * 2 ** 32 + words[1];
     if (number < DEAL_COUNT) return formatCode(rules, number);
   }
+}
+
+/** A move in words ("7♥ and 2 cards on it to column 4"): `from` its column, `group` the cards moving. */
+export function describeMove(move, from, group) {
+  const card = cardLabel(move.card);
+  const column = move.dest + 1;
+  if (move.dest === FOUNDATION) return t("say.toFoundation", { card, suit: suitSymbol(Math.floor(move.card / 13)) });
+  if (from === FOUNDATION) return t("say.backToColumn", { card, column });
+  if (group > 1) return t("say.groupToColumn", { card, count: group - 1, column });
+  return t("say.toColumn", { card, column });
 }
 
 // Close a dialog from any button marked data-close; Escape closes as the browser does.
@@ -65,6 +75,7 @@ export class Bar {
     this.rulesText = $("[data-rules-text]");
     this.shareLink = $("[data-share-link]");
     this.kind = $("[data-kind]", root);
+    this.assisted = $("[data-assisted]", root);
   }
 
   /** The Ranked / Unranked badge, and why a game is unranked. */
@@ -74,7 +85,9 @@ export class Bar {
         ? "ranked.whyRanked"
         : session.origin === "code"
           ? "ranked.whyCode"
-          : signedIn
+          : session.origin === "winnable"
+            ? "ranked.whyWinnable"
+            : signedIn
             ? "ranked.whyOffline"
             : "ranked.whySignIn",
     );
@@ -84,6 +97,12 @@ export class Bar {
     this.kind.dataset.kind = session.ranked ? "ranked" : "unranked";
     this.kind.title = why;
     this.kind.setAttribute("aria-label", why);
+  }
+
+  /** "Assisted": a hint was used in this game, which therefore enters no board. */
+  showAssisted(assisted) {
+    this.root.dataset.assisted = String(assisted);
+    this.assisted.hidden = !assisted;
   }
 
   update(game) {
@@ -132,25 +151,32 @@ export class Notices {
 
   /**
    * Shown for a few seconds (and read out); `kind` "rule" for a refused move, "info" otherwise.
-   * A refusal's `code` makes the sentence a link to its rule in Help (/help#rule-<code>).
+   * A refusal's `code` makes the sentence a link to its rule in Help (/help#rule-<code>);
+   * `link` (`{href, text}`) follows the sentence (a way out: sign in).
    */
-  show(text, { kind = "info", code = "" } = {}) {
+  show(text, { kind = "info", code = "", link = null } = {}) {
     clearTimeout(this.#timer);
     const words = sentence(text);
     if (code) {
-      const link = document.createElement("a");
-      link.href = `/help#rule-${code}`;
-      link.dataset.ruleLink = code;
-      link.title = t("notice.ruleLink");
-      link.textContent = words;
-      this.notice.replaceChildren(link);
+      const rule = document.createElement("a");
+      rule.href = `/help#rule-${code}`;
+      rule.dataset.ruleLink = code;
+      rule.title = t("notice.ruleLink");
+      rule.textContent = words;
+      this.notice.replaceChildren(rule);
+    } else if (link) {
+      const anchor = document.createElement("a");
+      anchor.href = link.href;
+      anchor.dataset.noticeLink = "";
+      anchor.textContent = link.text;
+      this.notice.replaceChildren(`${words} `, anchor);
     } else {
       this.notice.textContent = words;
     }
     this.notice.dataset.kind = kind;
     this.notice.dataset.refusal = code;
     this.notice.hidden = false;
-    this.#timer = setTimeout(() => this.clear(), code ? RULE_NOTICE_MS : NOTICE_MS);
+    this.#timer = setTimeout(() => this.clear(), code || link ? RULE_NOTICE_MS : NOTICE_MS);
   }
 
   clear() {
@@ -161,12 +187,21 @@ export class Notices {
   }
 }
 
-/** New game: a fresh deal under Classic or Relaxed rules, or a typed or pasted code. */
+/**
+ * New game: a fresh deal under Classic or Relaxed rules (winnable deals only, or not), or a
+ * typed or pasted code. `onWinnable(on)`: the player ticked or unticked "Winnable deals only".
+ */
 export class NewGameDialog {
-  constructor(dialog) {
+  constructor(dialog, onWinnable) {
     this.dialog = dialog;
     this.input = $("[data-code-input]", dialog);
     this.error = $("[data-code-error]", dialog);
+    this.winnable = $('input[name="winnableOnly"]', dialog);
+    this.dealNote = $("[data-deal-note]", dialog);
+    this.winnable.addEventListener("change", () => {
+      this.#showNote();
+      onWinnable(this.winnable.checked);
+    });
     $('[data-action="deal"]', dialog).addEventListener("click", () => this.#deal());
     $('[data-action="play-code"]', dialog).addEventListener("click", () => this.#playCode());
     this.input.addEventListener("keydown", (event) => {
@@ -182,13 +217,20 @@ export class NewGameDialog {
    * Resolves with the player's choice: `{rules}` for a new deal, `{code}` for a typed code,
    * `{results: true}` to see the results; null when the dialog is closed without one.
    */
-  async open(rules) {
+  async open(rules, { winnableOnly = false } = {}) {
     this.choice = null;
     for (const radio of this.dialog.querySelectorAll('input[name="rules"]')) radio.checked = radio.value === rules;
+    this.winnable.checked = winnableOnly;
+    this.#showNote();
     this.input.value = "";
     this.error.textContent = "";
     const closedWith = await openDialog(this.dialog);
     return closedWith === "results" ? { results: true } : this.choice;
+  }
+
+  // "Signed in, a new deal is ranked" is not so with winnable deals: the option says why.
+  #showNote() {
+    this.dealNote.hidden = this.winnable.checked;
   }
 
   #deal() {
@@ -261,8 +303,9 @@ export class WinBanner {
     }
   }
 
-  /** `result`: {moves, durationMs, score, points, rules}; `best`: the kept best; `isNew`. */
+  /** `result`: {moves, durationMs, score, points, rules, assisted}; `best`: the kept best; `isNew`. */
   open(result, best, isNew) {
+    $("[data-win-assisted]", this.dialog).hidden = !result.assisted;
     const fields = {
       moves: formatNumber(result.moves),
       time: formatDuration(result.durationMs),

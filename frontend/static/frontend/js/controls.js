@@ -1,0 +1,91 @@
+// The page's controls, wired to the app (app.js): the buttons marked data-action, the keys that
+// work anywhere on the page (undo, hint, Escape), the page being hidden or shown, the clock's
+// tick and the service worker's update notice.
+
+import { t } from "./i18n.js";
+import { registerServiceWorker } from "./offline.js";
+import { $, openDialog } from "./ui.js";
+
+const TICK_MS = 500;
+const SAVE_EVERY_MS = 10_000;
+
+export function bindControls(app) {
+  const actions = {
+    undo: () => app.undo(),
+    hint: () => app.hints.ask(),
+    "new-deal": () => app.newDeal(),
+    redeal: () => app.redeal(),
+    "new-game": () => app.newGame(),
+    settings: () => app.settingsDialog.open(app.settings),
+    help: async () => {
+      if ((await openDialog($('[data-dialog="help"]'))) === "tour") app.startWalkthrough();
+    },
+    results: () => app.results.open(),
+    "copy-code": () => copy(app, app.session.code, t("notice.codeCopied")),
+    "copy-link": () => copy(app, new URL(`/play/${app.session.code}`, location.href).href, t("notice.linkCopied")),
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest?.("[data-action]");
+    const action = button && !button.closest("dialog") ? actions[button.dataset.action] : undefined;
+    const newTab = button?.tagName === "A" && (event.ctrlKey || event.metaKey || event.shiftKey);
+    if (action && !newTab) {
+      event.preventDefault();
+      action();
+    }
+  });
+  document.addEventListener("keydown", (event) => globalKey(app, event));
+  document.addEventListener("visibilitychange", () => {
+    app.session.setVisible(!document.hidden);
+    if (document.hidden) app.save();
+    else app.settle(); // signed in or out in another tab meanwhile?
+  });
+  addEventListener("pagehide", () => app.save());
+  addEventListener("online", () => {
+    app.dealer.refill();
+    app.winnable.topUpAll();
+  });
+  let sinceSave = 0;
+  setInterval(() => {
+    if (!app.session.clock.running) return;
+    app.bar.showTime(app.session.clock.elapsed());
+    sinceSave += TICK_MS;
+    if (sinceSave >= SAVE_EVERY_MS) {
+      sinceSave = 0;
+      app.save();
+    }
+  }, TICK_MS);
+  registerServiceWorker({
+    onUpdate: (reload) => {
+      const notice = $("[data-update]");
+      notice.hidden = false;
+      $("button", notice).addEventListener("click", reload, { once: true });
+    },
+    beforeReload: () => app.save(),
+  });
+}
+
+function globalKey(app, event) {
+  if (document.querySelector("dialog[open]")) return;
+  if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+  const undoKey = (event.ctrlKey || event.metaKey) && !event.shiftKey && !event.altKey && event.key.toLowerCase() === "z";
+  const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+  if (undoKey || (plain && (event.key === "u" || event.key === "U"))) {
+    event.preventDefault();
+    app.undo();
+  } else if (plain && (event.key === "h" || event.key === "H")) {
+    event.preventDefault();
+    app.hints.ask();
+  } else if (event.key === "Escape") {
+    app.input.cancelDrag();
+    app.input.clearSelection();
+  }
+}
+
+async function copy(app, text, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+    app.notices.show(done);
+  } catch {
+    app.notices.show(text); // no clipboard access: show it to copy by hand
+  }
+}

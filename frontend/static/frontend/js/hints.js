@@ -1,0 +1,165 @@
+// Hints in unranked play: POST /api/hint/ with the game's code and log answers the next move of
+// a win the solver found from here (or why there is none). The move is shown with the table's
+// own marks — its card selected (lifted), its one destination lit — so a tap or Enter plays it,
+// and it is read out. A hint makes the game "assisted": kept in the saved game, sent with the
+// result (`assisted: true`), shown in the game bar and the win banner; such a result enters no
+// board. Hints need a signed-in player and a connection; ranked games get none.
+
+import { api, refusalText } from "./api.js";
+import { FOUNDATION, Move } from "./engine.js";
+import { t } from "./i18n.js";
+import { $, describeMove } from "./ui.js";
+
+const ENDPOINT = "/api/hint/";
+const HINTED_KEY = "yukon.hinted.v1"; // codes hinted on this device: any later result on them is assisted
+const HINTED_KEPT = 200;
+const THROTTLE_DEFAULT_S = 60;
+
+// The server's answers without a move, by their stable code.
+const NO_MOVE = Object.freeze({ no_win: "hint.noWin", no_win_found: "hint.noWinFound", game_won: "hint.won" });
+
+function hintedCodes() {
+  try {
+    const codes = JSON.parse(localStorage.getItem(HINTED_KEY) ?? "[]");
+    return Array.isArray(codes) ? codes : [];
+  } catch {
+    return [];
+  }
+}
+
+function rememberHinted(code) {
+  const codes = [...hintedCodes().filter((each) => each !== code), code].slice(-HINTED_KEPT);
+  try {
+    localStorage.setItem(HINTED_KEY, JSON.stringify(codes));
+  } catch {
+    // storage blocked: the saved game still says it is assisted
+  }
+}
+
+/**
+ * `app` gives: `session`, `account`, `input`, `table`, `keys`, `bar`, `notices`, `walkthrough`,
+ * `save()` and `say(text)`.
+ */
+export class Hints {
+  #asking = false;
+
+  constructor(app) {
+    this.app = app;
+    this.button = $('[data-action="hint"]');
+  }
+
+  /** Why the game in progress can get no hint now (a catalog key), or null. */
+  #unavailable() {
+    const { session } = this.app;
+    if (session.won) return "hint.won";
+    if (session.ranked) return "hint.ranked";
+    if (!this.app.account) return "hint.signIn";
+    return null;
+  }
+
+  /** After every render: the button's state and reason, and the bar's "Assisted". */
+  refresh() {
+    const { session } = this.app;
+    if (!session.assisted && hintedCodes().includes(session.code)) session.assisted = true; // the server will say so too
+    const why = this.#unavailable();
+    // aria-disabled, not disabled: the button still explains itself when pressed.
+    this.button.setAttribute("aria-disabled", String(why === "hint.won" || why === "hint.ranked"));
+    this.button.dataset.hintState = why ? why.slice("hint.".length) : "ready";
+    this.button.title = t(why ?? "hint.title");
+    this.app.bar.showAssisted(session.assisted);
+  }
+
+  /** The Hint button or the H key. */
+  async ask() {
+    const { app } = this;
+    if (this.#asking) return;
+    if (app.walkthrough.active) {
+      app.hint(t("tour.notNow"));
+      return;
+    }
+    const why = this.#unavailable();
+    if (why) {
+      this.#explain(why);
+      return;
+    }
+    const session = app.session;
+    const log = session.log.join(" ");
+    this.#asking = true;
+    this.button.setAttribute("aria-busy", "true");
+    app.say(t("hint.asking"));
+    let answer;
+    try {
+      answer = await api(ENDPOINT, { method: "POST", body: { code: session.code, log } });
+    } finally {
+      this.#asking = false;
+      this.button.removeAttribute("aria-busy");
+    }
+    if (app.session !== session || session.log.join(" ") !== log) return; // the player moved on meanwhile
+    this.#answered(session, answer);
+  }
+
+  #explain(why) {
+    const { notices } = this.app;
+    if (why !== "hint.signIn") {
+      notices.show(t(why));
+      return;
+    }
+    const href = `/accounts/login/?next=${encodeURIComponent(location.pathname)}`;
+    notices.show(t("hint.signIn"), { link: { href, text: t("hint.signInLink") } });
+  }
+
+  #answered(session, { ok, status, data, retryAfter }) {
+    const { notices } = this.app;
+    if (ok && typeof data?.move === "string") {
+      this.#show(session, data.move);
+    } else if (ok) {
+      if (data?.code !== "game_won") this.#markAssisted(session); // the server counted the hint
+      notices.show(t(NO_MOVE[data?.code] ?? "hint.noWinFound"));
+    } else if (status === 0) {
+      notices.show(t("hint.offline"));
+    } else if (status === 429) {
+      notices.show(t("hint.throttled", { seconds: retryAfter ?? THROTTLE_DEFAULT_S }));
+    } else if (status === 403 && data?.code === "ranked_game_in_play") {
+      notices.show(t("hint.ranked"));
+    } else if (status === 403 && !data?.code && !String(data?.detail ?? "").startsWith("CSRF")) {
+      this.#explain("hint.signIn"); // signed out meanwhile
+    } else {
+      notices.show(t("hint.failed", { reason: refusalText(data, status) }));
+    }
+  }
+
+  /** The suggested move: its card selected and its destination lit, the cursor on the card, read out. */
+  #show(session, token) {
+    const { app } = this;
+    let move;
+    try {
+      move = Move.parse(token);
+    } catch {
+      move = null;
+    }
+    if (!move || session.game.check(move) !== null) {
+      app.notices.show(t("hint.failed", { reason: token }));
+      return;
+    }
+    this.#markAssisted(session);
+    const game = session.game;
+    const { column, depth } = game.locate(move.card);
+    const group = column === FOUNDATION ? 1 : game.columns[column].length - depth;
+    app.input.cancelDrag();
+    app.input.clearSelection();
+    app.input.select(move.card);
+    app.table.markTargets([move]); // the hinted destination only, whatever the aids
+    app.keys.follow(move.card);
+    const text = t("hint.move", { move: describeMove(move, column, group) });
+    app.notices.show(text);
+    app.say(text);
+  }
+
+  #markAssisted(session) {
+    rememberHinted(session.code);
+    if (session.assisted) return;
+    session.assisted = true;
+    this.app.bar.showAssisted(true);
+    this.app.save();
+  }
+}
