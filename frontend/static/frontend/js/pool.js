@@ -53,8 +53,10 @@ export function takeIssued(account, rules) {
   if (!account) return null;
   const pool = readPool(account.id);
   const game = pool.games[rules]?.shift() ?? null;
-  if (game) writePool(pool);
-  return game;
+  if (!game) return null;
+  writePool(pool);
+  const { id, code, rules: gameRules, issued_at } = game; // not the pool's own bookkeeping (added_at)
+  return { id, code, rules: gameRules, issued_at };
 }
 
 function storedOwner() {
