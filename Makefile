@@ -58,7 +58,9 @@ test: $(DEV_STAMP) chromium
 	exit $$status
 
 # Browser tests use Debian's Chromium; as root, install it when it is missing (otherwise
-# pytest skips them and says how to enable them).
+# pytest skips them and says how to enable them). The Hindi pages need a Devanagari font
+# (fonts-lohit-deva, 80 KB): without one they show empty boxes, and their test fails.
+DEVANAGARI_FONT_PACKAGE ?= fonts-lohit-deva
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -66,6 +68,17 @@ chromium:
 			export DEBIAN_FRONTEND=noninteractive; \
 			{ apt-get update -q && apt-get install -y -q chromium; } >/tmp/yukon-apt-chromium.log 2>&1 \
 				|| { echo "apt-get install chromium failed (log: /tmp/yukon-apt-chromium.log)"; \
+				     if [ -n "$$CI" ]; then exit 1; fi; }; \
+		fi; \
+	fi
+	@if command -v fc-list >/dev/null && [ -z "$$(fc-list :lang=hi family)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "Installing a Devanagari font ($(DEVANAGARI_FONT_PACKAGE)) for the Hindi pages..."; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			{ apt-get install -y -q $(DEVANAGARI_FONT_PACKAGE) \
+				|| { apt-get update -q && apt-get install -y -q $(DEVANAGARI_FONT_PACKAGE); }; } \
+				>/tmp/yukon-apt-fonts.log 2>&1 \
+				|| { echo "apt-get install $(DEVANAGARI_FONT_PACKAGE) failed (log: /tmp/yukon-apt-fonts.log)"; \
 				     if [ -n "$$CI" ]; then exit 1; fi; }; \
 		fi; \
 	fi

@@ -161,12 +161,15 @@ def test_a_page_kept_in_another_language_is_put_into_the_devices(live_server, pa
 UNSENT = "yukon.language.unsent.v1"
 
 
-def wait_for_account_language(user, language: str, timeout_s: float = 10) -> None:
-    """The page sends the choice after it has loaded: wait for the account to have it."""
+def wait_for_account_language(page: Page, user, language: str, timeout_s: float = 10) -> None:
+    """The page sends the choice after it has loaded: wait for the account to have it.
+
+    Waiting with Playwright, not time.sleep: the tests' route handlers run in this thread.
+    """
     deadline = time.monotonic() + timeout_s
     user.refresh_from_db()
     while user.language != language and time.monotonic() < deadline:
-        time.sleep(0.1)
+        page.wait_for_timeout(100)
         user.refresh_from_db()
     assert user.language == language
 
@@ -187,7 +190,7 @@ def test_a_signed_in_players_choice_goes_to_the_account_and_a_new_browser_follow
     with page.expect_navigation():
         page.select_option("#language-picker", "ms")
     page.wait_for_selector(READY)
-    wait_for_account_language(player, "ms")
+    wait_for_account_language(page, player, "ms")
     page.wait_for_function("(key) => localStorage.getItem(key) === null", arg=UNSENT)
     expect(page.locator('[data-i18n="bar.moves"]')).to_have_text("Langkah")
 
@@ -261,6 +264,107 @@ def test_a_choice_made_offline_reaches_the_account_when_the_server_answers(live_
     page.unroute("**/api/account/")
     page.reload()
     page.wait_for_selector(READY)
-    wait_for_account_language(player, "tl")
+    wait_for_account_language(page, player, "tl")
     page.wait_for_function("(key) => localStorage.getItem(key) === null", arg=UNSENT)
     expect(page.locator("html")).to_have_attribute("lang", "tl")
+
+
+# --- Hindi rendered with a real font; every language laid out on a phone and a desktop ---------
+
+# Measured in the page with the element's own font stack: without a font that covers
+# Devanagari, every letter is the same empty box (.notdef), as wide as a code point no font has,
+# and a conjunct is as wide as its three parts.
+MEASURE_DEVANAGARI = """(selector) => {
+  const element = document.querySelector(selector);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `32px ${getComputedStyle(element).fontFamily}`;
+  const width = (text) => context.measureText(text).width;
+  const letters = ["क", "ख", "ग", "म", "र", "ि", "ा", "ं"];
+  return {
+    shown: element.textContent.trim(),
+    tofu: width("\\u{10FFFD}"),
+    letters: letters.map(width),
+    conjunct: width("क्ष"),
+    parts: width("क") + width("्") + width("ष"),
+  };
+}"""
+
+
+def assert_devanagari_has_a_font(page: Page, selector: str) -> None:
+    measured = page.evaluate(MEASURE_DEVANAGARI, selector)
+    assert re.search(r"[\u0900-\u097F]", measured["shown"]), (
+        f"{selector} shows no Hindi: {measured['shown']!r}"
+    )
+    letters, tofu = measured["letters"], measured["tofu"]
+    assert all(abs(width - tofu) > 0.5 for width in letters), f"letters drawn as empty boxes: {measured}"
+    assert len({round(width) for width in letters}) >= 4, f"every letter as wide as the others: {measured}"
+    assert measured["conjunct"] < measured["parts"] - 1, f"क्ष not shaped into a conjunct: {measured}"
+
+
+def test_hindi_is_drawn_with_a_devanagari_font(live_server, page: Page, context, artifacts_dir):
+    choose(context, live_server.url, "hi")
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    expect(page.locator("html")).to_have_attribute("lang", "hi")
+    assert_devanagari_has_a_font(page, '[data-i18n="bar.moves"]')
+    assert_devanagari_has_a_font(page, '[data-action="new-deal"]')
+    page.goto(f"{live_server.url}/help")
+    expect(page.locator("h1")).to_have_text("Yukon कैसे खेलें")
+    assert_devanagari_has_a_font(page, "h1")
+    assert_devanagari_has_a_font(page, "main p")
+
+
+VIEWPORTS = {"phone": (390, 844), "tablet": (820, 1180), "desktop": (1280, 800)}
+
+# What does not fit where it is drawn: wider than the window, or text cut by its own box.
+FIND_OVERFLOW = """(selectors) => {
+  const width = document.documentElement.clientWidth;
+  const page = document.documentElement.scrollWidth;
+  const problems = page > width ? [`page scrolls sideways: ${page} > ${width}`] : [];
+  for (const element of document.querySelectorAll(selectors)) {
+    const box = element.getBoundingClientRect();
+    if (!box.width || getComputedStyle(element).visibility === "hidden") continue;
+    const name = `${element.tagName.toLowerCase()} "${element.textContent.trim().slice(0, 40)}"`;
+    if (box.left < -1 || box.right > width + 1) {
+      problems.push(`${name} leaves the window: ${box.left}–${box.right}`);
+    }
+    // The text's own box against the element's: centred text spills out on both sides.
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const text = range.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    const inner = {
+      left: box.left + parseFloat(style.borderLeftWidth),
+      right: box.right - parseFloat(style.borderRightWidth),
+      top: box.top + parseFloat(style.borderTopWidth),
+      bottom: box.bottom - parseFloat(style.borderBottomWidth),
+    };
+    if (text.width && (text.left < inner.left - 1 || text.right > inner.right + 1)) {
+      problems.push(`${name} spills sideways: ${text.left}–${text.right} in ${inner.left}–${inner.right}`);
+    }
+    if (text.height && (text.top < inner.top - 1 || text.bottom > inner.bottom + 1)) {
+      problems.push(`${name} spills up/down: ${text.top}–${text.bottom} in ${inner.top}–${inner.bottom}`);
+    }
+  }
+  return problems;
+}"""
+BAR_PARTS = "[data-bar] button, [data-bar] dt, [data-bar] dd, .site-header a, .site-header select, .brand"
+HELP_PARTS = "main h1, main h2, main h3, main a, main button, .site-header a, .site-header select"
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_the_table_and_help_fit_in_each_language(
+    live_server, page: Page, context, language, size, artifacts_dir
+):
+    width, height = VIEWPORTS[size]
+    page.set_viewport_size({"width": width, "height": height})
+    choose(context, live_server.url, language)
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.screenshot(path=artifacts_dir / f"table-{size}-{language}.png")
+    page.locator("[data-bar] .actions").screenshot(path=artifacts_dir / f"actions-{size}-{language}.png")
+    table_problems = page.evaluate(FIND_OVERFLOW, BAR_PARTS)
+    page.goto(f"{live_server.url}/help")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.screenshot(path=artifacts_dir / f"help-{size}-{language}.png")
+    assert (table_problems, page.evaluate(FIND_OVERFLOW, HELP_PARTS)) == ([], [])
