@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
-from accounts.models import NAME_RULE
 from accounts.services import display_name_clean
 
 
@@ -13,11 +13,14 @@ class DisplayNameSignupForm(forms.Form):
     """allauth's sign-up form is built on this (ACCOUNT_SIGNUP_FORM_CLASS)."""
 
     display_name = forms.CharField(
-        label="Display name (optional)",
+        label=_("Display name (optional)"),
         required=False,
         max_length=20,
-        help_text=f"Shown on leaderboards; {NAME_RULE}. Leave it empty to use your username.",
-        widget=forms.TextInput(attrs={"placeholder": "Display name", "autocomplete": "nickname"}),
+        help_text=_(
+            "Shown on leaderboards; 3–20 characters: letters A–Z, digits, _ or -. "
+            "Leave it empty to use your username."
+        ),
+        widget=forms.TextInput(attrs={"placeholder": _("Display name"), "autocomplete": "nickname"}),
     )
 
     def clean(self):
@@ -31,7 +34,7 @@ class DisplayNameSignupForm(forms.Form):
                 if chosen:
                     self.add_error("display_name", error)
                 else:
-                    self.add_error("display_name", "Your username is taken as a display name: choose one.")
+                    self.add_error("display_name", _("Your username is taken as a display name: choose one."))
         return cleaned
 
     def signup(self, request, user) -> None:
@@ -40,12 +43,14 @@ class DisplayNameSignupForm(forms.Form):
 
 
 class DisplayNameForm(forms.Form):
-    display_name = forms.CharField(label="Display name", max_length=20, help_text=NAME_RULE)
+    display_name = forms.CharField(
+        label=_("Display name"), max_length=20, help_text=_("3–20 characters: letters A–Z, digits, _ or -")
+    )
 
 
 class AccountDeleteForm(forms.Form):
     password = forms.CharField(
-        label="Your password", widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+        label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
     )
 
     def __init__(self, *args, user, **kwargs) -> None:
@@ -55,5 +60,5 @@ class AccountDeleteForm(forms.Form):
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise ValidationError("That is not your password.", code="wrong_password")
+            raise ValidationError(_("That is not your password."), code="wrong_password")
         return password

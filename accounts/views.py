@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import AccountDeleteForm, DisplayNameForm
@@ -25,7 +26,7 @@ def account_profile(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_error("display_name", error)
         else:
-            messages.success(request, "Your display name is saved.")
+            messages.success(request, _("Your display name is saved."))
             return redirect("account_profile")
     return render(request, "accounts/profile.html", {"form": form})
 

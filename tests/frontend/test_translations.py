@@ -241,6 +241,29 @@ def test_a_page_has_no_english_left(client, language, path):
     assert [text for text in same if text not in SAME_AS_ENGLISH.get(language, set())] == []
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/accounts/profile/", "/accounts/delete/"])
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_account_pages_of_our_own_have_no_english_left(client, django_user_model, language, path):
+    player = django_user_model.objects.create_user("alice", "alice@example.com", "a-long-pass-phrase")
+    client.force_login(player)
+    english = page_texts(client, path, "en")
+    translated = page_texts(client, path, language)
+    assert len(translated) == len(english)
+    pairs = zip(english, translated, strict=True)
+    same = [text for text, other in pairs if text == other and not LANGUAGE_NEUTRAL.match(text)]
+    assert [text for text in same if text not in SAME_AS_ENGLISH.get(language, set())] == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_headers_navigation_is_named_in_the_pages_language(client, language):
+    html = client.get("/help", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    label = re.search(r'<nav class="site-nav" aria-label="([^"]+)"', html).group(1)
+    expected = gettext.translation("django", LOCALE_DIR, [language]).gettext("Site")
+    assert label == expected
+    assert label != "Site" or language == "tl"  # Tagalog borrows the word
+
+
 def test_the_help_page_draws_the_suits_the_table_draws():
     art = (PROJECT_DIR / "frontend" / "static" / "frontend" / "js" / "art.js").read_text(encoding="utf-8")
     sprite_file = PROJECT_DIR / "frontend" / "templates" / "frontend" / "help" / "suits.html"
