@@ -3,7 +3,9 @@ and the pages' catalogs (locale/), with every placeholder kept and every .mo com
 .po. docs/help.md says how to add or change a string.
 """
 
+import ast
 import gettext
+import importlib
 import json
 import re
 import shutil
@@ -227,7 +229,9 @@ LANGUAGE_NEUTRAL = re.compile(r"^[\W\d_]*$|^(Yukon|YU1-[CR]-[A-Z]{7}|English|Bah
 
 
 # Words a language shares with English: the game's name, borrowed words.
-SAME_AS_ENGLISH = {"tl": {"Yukon Solitaire", "Replay", "Replay · Yukon Online"}}
+SAME_AS_ENGLISH = {
+    "tl": {"Yukon Solitaire", "Replay", "Replay · Yukon Online", "Email:", "Login:", "Password:", "Username:"}
+}
 
 
 @pytest.mark.parametrize("path", ["/help", "/", "/leaderboard", "/me", "/replay/"])
@@ -253,6 +257,55 @@ def test_the_account_pages_of_our_own_have_no_english_left(client, django_user_m
     pairs = zip(english, translated, strict=True)
     same = [text for text, other in pairs if text == other and not LANGUAGE_NEUTRAL.match(text)]
     assert [text for text in same if text not in SAME_AS_ENGLISH.get(language, set())] == []
+
+
+ALLAUTH_PAGES = [
+    ("/accounts/login/", False),
+    ("/accounts/signup/", False),
+    ("/accounts/password/reset/", False),
+    ("/accounts/password/reset/done/", False),
+    ("/accounts/password/reset/key/1-x/", False),
+    ("/accounts/logout/", True),
+    ("/accounts/password/change/", True),
+    ("/accounts/email/", True),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("path", "signed_in"), ALLAUTH_PAGES)
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_allauths_pages_have_no_english_left(client, django_user_model, language, path, signed_in):
+    if signed_in:
+        client.force_login(
+            django_user_model.objects.create_user("alice", "alice@example.com", "a-long-pass-phrase")
+        )
+    english = page_texts(client, path, "en")
+    translated = page_texts(client, path, language)
+    assert len(translated) == len(english)
+    pairs = zip(english, translated, strict=True)
+    same = [text for text, other in pairs if text == other and not LANGUAGE_NEUTRAL.match(text)]
+    assert [text for text in same if text not in SAME_AS_ENGLISH.get(language, set())] == []
+
+
+def listed_msgids(name: str) -> list[str]:
+    """The msgids of one tuple of accounts/allauth_messages.py, read as makemessages reads them."""
+    module = ast.parse((PROJECT_DIR / "accounts" / "allauth_messages.py").read_text(encoding="utf-8"))
+    (listed,) = [
+        node.value for node in module.body if isinstance(node, ast.Assign) and node.targets[0].id == name
+    ]
+    return [call.args[1 if call.func.id == "pgettext_lazy" else 0].value for call in listed.elts]
+
+
+@pytest.mark.parametrize(
+    ("name", "package"), [("ALLAUTH_MESSAGES", "allauth"), ("DJANGO_MESSAGES", "django.contrib.auth")]
+)
+def test_the_words_we_translate_for_allauth_and_django_are_still_theirs(name, package):
+    folder = Path(importlib.import_module(package).__file__).parent
+    english = folder / "locale" / "en" / "LC_MESSAGES" / "django.po"
+    theirs = {entry["msgid"] for entry in po_entries(english)}
+    ours = listed_msgids(name)
+    assert len(ours) >= 5
+    assert [msgid for msgid in ours if msgid not in theirs] == []
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
