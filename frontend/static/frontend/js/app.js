@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
 import { bindControls } from "./controls.js";
 import { Dealer } from "./dealer.js";
-import { CLASSIC, FOUNDATION, cardLabel, parseCode } from "./engine.js";
+import { FOUNDATION, cardLabel, parseCode } from "./engine.js";
 import { Hints } from "./hints.js";
 import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
@@ -63,7 +63,7 @@ class App {
     this.hints = new Hints(this);
     this.applySettings();
     const linked = this.#linkedCode();
-    this.session = this.#firstSession(linked);
+    this.session = this.dealer.firstSession(linked);
     bindControls(this);
     this.render();
     this.keys.reset();
@@ -137,23 +137,6 @@ class App {
       history.replaceState(null, "", "/");
       return null;
     }
-  }
-
-  // The game in progress, else the linked deal (unranked), else a new Classic deal.
-  #firstSession(linked) {
-    const saved = store.loadGame();
-    if (saved) {
-      try {
-        const session = new Session(saved.code, saved);
-        if (!linked || saved.code === linked || (session.started && !session.won)) return session;
-        this.dealer.leave(session);
-      } catch {
-        // a saved code this version cannot read: start afresh
-      }
-    }
-    if (linked) return new Session(linked, { origin: ORIGINS.code });
-    const deal = this.dealer.dealNow(CLASSIC);
-    return new Session(deal.code, deal);
   }
 
   async #openLinked(code) {

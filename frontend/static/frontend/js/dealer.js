@@ -8,7 +8,8 @@
 import { CLASSIC } from "./engine.js";
 import { t } from "./i18n.js";
 import { giveBack, poolSize, refillPool, takeIssued } from "./pool.js";
-import { ORIGINS } from "./session.js";
+import { ORIGINS, Session } from "./session.js";
+import { loadGame } from "./store.js";
 import { enqueueResult } from "./sync.js";
 import { randomCode } from "./ui.js";
 
@@ -25,6 +26,26 @@ export class Dealer {
 
   get #wantsWinnable() {
     return Boolean(this.winnable?.enabled());
+  }
+
+  /**
+   * The game the page opens with: the one in progress (saved), else the `linked` code of a
+   * /play/<code> address (unranked), else a new Classic deal.
+   */
+  firstSession(linked) {
+    const saved = loadGame();
+    if (saved) {
+      try {
+        const session = new Session(saved.code, saved);
+        if (!linked || saved.code === linked || (session.started && !session.won)) return session;
+        this.leave(session);
+      } catch {
+        // a saved code this version cannot read: start afresh
+      }
+    }
+    if (linked) return new Session(linked, { origin: ORIGINS.code });
+    const deal = this.dealNow(CLASSIC);
+    return new Session(deal.code, deal);
   }
 
   /** A deal to play now without waiting: winnable or ranked if one is kept, else local. */
