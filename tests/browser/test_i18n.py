@@ -348,6 +348,7 @@ FIND_OVERFLOW = """(selectors) => {
   return problems;
 }"""
 BAR_PARTS = "[data-bar] button, [data-bar] dt, [data-bar] dd, .site-header a, .site-header select, .brand"
+ACCOUNT_PARTS = "main h1, main a, main button, main label, main input, .site-header a, .site-header select"
 HELP_PARTS = "main h1, main h2, main h3, main a, main button, .site-header a, .site-header select"
 
 
@@ -367,4 +368,9 @@ def test_the_table_and_help_fit_in_each_language(
     page.goto(f"{live_server.url}/help")
     expect(page.locator("html")).to_have_attribute("lang", language)
     page.screenshot(path=artifacts_dir / f"help-{size}-{language}.png")
-    assert (table_problems, page.evaluate(FIND_OVERFLOW, HELP_PARTS)) == ([], [])
+    help_problems = page.evaluate(FIND_OVERFLOW, HELP_PARTS)
+    page.goto(f"{live_server.url}/accounts/signup/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.screenshot(path=artifacts_dir / f"signup-{size}-{language}.png", full_page=True)
+    signup_problems = page.evaluate(FIND_OVERFLOW, ACCOUNT_PARTS)
+    assert (table_problems, help_problems, signup_problems) == ([], [], [])
