@@ -73,7 +73,7 @@ def shown_code(page: Page) -> str:
 
 
 def test_winnable_deals_come_from_the_servers_codes_unranked_even_when_signed_in(
-    live_server, page: Page, context
+    live_server, page: Page, context, artifacts_dir
 ):
     put_in_pool(WINNABLE)
     sign_in(context, live_server.url, make_player("wyn"))
@@ -83,6 +83,7 @@ def test_winnable_deals_come_from_the_servers_codes_unranked_even_when_signed_in
     expect(page.locator(BAR)).to_have_attribute("data-ranked", "true")  # signed in: ranked deals
 
     tick_winnable(page)
+    page.locator(DIALOG).screenshot(path=artifacts_dir / "new-game-winnable.png")
     page.locator(DIALOG).get_by_role("button", name="Deal a new game").click()
     first = shown_code(page)
     assert first in WINNABLE
@@ -162,7 +163,7 @@ def play_hinted(page: Page, game: Game, move: Move) -> None:
 
 
 def test_a_hint_lights_a_legal_move_and_a_win_after_it_is_sent_assisted(
-    live_server, page: Page, context, settings
+    live_server, page: Page, context, settings, artifacts_dir
 ):
     allow_fast_play(settings)
     code, tokens = winning_game()
@@ -180,6 +181,7 @@ def test_a_hint_lights_a_legal_move_and_a_win_after_it_is_sent_assisted(
     expect(page.locator("[data-announcer]")).to_contain_text("Hint: ")
     expect(bar.locator("[data-assisted]")).to_be_visible()
     expect(bar).to_have_attribute("data-assisted", "true")
+    page.screenshot(path=artifacts_dir / "hint-desktop.png")
     play_hinted(page, game, move)
     assert page.evaluate("() => JSON.parse(localStorage.getItem('yukon.game.v1')).assisted") is True
 
