@@ -307,6 +307,11 @@ def test_hindi_is_drawn_with_a_devanagari_font(live_server, page: Page, context,
     expect(page.locator("html")).to_have_attribute("lang", "hi")
     assert_devanagari_has_a_font(page, '[data-i18n="bar.moves"]')
     assert_devanagari_has_a_font(page, '[data-action="new-deal"]')
+    # Spaced-out labels would break the top line that joins Devanagari letters.
+    spacing = page.evaluate(
+        """() => getComputedStyle(document.querySelector('[data-i18n="bar.moves"]')).letterSpacing"""
+    )
+    assert spacing == "normal"
     page.goto(f"{live_server.url}/help")
     expect(page.locator("h1")).to_have_text("Yukon कैसे खेलें")
     assert_devanagari_has_a_font(page, "h1")
