@@ -7,7 +7,8 @@ run with --count 200 measures the first 200 deals of the default 1,000. Each dea
 once with a time limit (default 10 s, no shortening), by J processes (default 2). Every
 answer is appended to bench/results/solver-<time limit>s.jsonl as it comes, and a run
 starts by reading that file: an interrupted run resumes, and a longer run reuses the deals
-a shorter one did (--fresh starts over).
+a shorter one did (--fresh starts over; --retry-unknown searches the unknown ones again, the
+later answer replacing the earlier).
 
 Prints: % won, % proven unwinnable, % unknown, the median and 95th percentile seconds per
 deal, and the mean length of the wins. Reference on this kind of machine: KDE's KPatience
@@ -86,6 +87,11 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="per deal (default 10)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    parser.add_argument(
+        "--retry-unknown",
+        action="store_true",
+        help="solve again the deals left unknown (a search on a busy machine gets less of a core)",
+    )
     args = parser.parse_args()
 
     RESULTS.mkdir(exist_ok=True)
@@ -94,7 +100,11 @@ def main() -> int:
         path.unlink()
     codes = deal_codes(args.count)
     done = load_results(path)
-    todo = [code for code in codes if code not in done]
+    todo = [
+        code
+        for code in codes
+        if code not in done or (args.retry_unknown and done[code]["result"] == UNKNOWN)
+    ]
     print(
         f"{len(codes) - len(todo)} of {len(codes)} deals already in {path}; solving {len(todo)}",
         file=sys.stderr,
