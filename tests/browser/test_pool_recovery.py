@@ -3,7 +3,8 @@
 The server lists the player's games that still accept a result (GET /api/games/?state=issued).
 A new device (or one whose storage was cleared) takes them back, oldest first, and so does a
 device the server refuses more games (20 unplayed: `too_many_unplayed`); games played on
-another device leave the pool.
+another device leave the pool, and once a visit the pool is squared with that list before the
+page deals from it: a game played elsewhere is not dealt after a reload.
 """
 
 import json
@@ -124,3 +125,51 @@ def test_a_refused_refill_takes_back_held_games_and_drops_those_played_elsewhere
     assert next_id in {game.pk for game in held["classic"]}
     no_refusal_shown(page)
     assert IssuedGame.objects.filter(user=player, state="issued").count() == 20
+
+
+def reload_and_wait(page: Page) -> None:
+    page.reload()
+    page.wait_for_selector(READY)
+
+
+@pytest.mark.browser_context_args(viewport={"width": 1366, "height": 768})
+def test_games_played_on_another_device_are_not_dealt_after_a_reload(live_server, page: Page, context):
+    player = make_player("lin")
+    sign_in(context, live_server.url, player)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    on_table = ranked_game_id(page)
+    page.wait_for_function(f"() => JSON.parse(localStorage.getItem('{POOL_KEY}')).games.classic.length === 3")
+    first, second, third = pool_ids(page)["classic"]
+
+    # Another device plays the untouched game on this table and the pool's next one.
+    played_elsewhere(player, IssuedGame.objects.get(pk=on_table))
+    played_elsewhere(player, IssuedGame.objects.get(pk=first))
+    reload_and_wait(page)
+    expect(page.locator(BAR)).to_have_attribute("data-game-id", str(second))
+    held = pool_ids(page)["classic"]
+    assert on_table not in held and first not in held  # neither is given back to the pool
+
+    # The game on the table is still held: it stays; New deal skips the pool's next, played elsewhere.
+    page.wait_for_function(f"() => JSON.parse(localStorage.getItem('{POOL_KEY}')).games.classic.length === 3")
+    assert pool_ids(page)["classic"][0] == third
+    played_elsewhere(player, IssuedGame.objects.get(pk=third))
+    reload_and_wait(page)
+    assert ranked_game_id(page) == second
+    dealt = new_deal(page, second)
+    assert dealt != third
+    assert IssuedGame.objects.get(pk=dealt).state == "issued"
+
+    # No game saved (the game page first opened with a known player): the pool is squared first too.
+    page.wait_for_function(f"() => JSON.parse(localStorage.getItem('{POOL_KEY}')).games.classic.length === 3")
+    gone, *_ = pool_ids(page)["classic"]
+    played_elsewhere(player, IssuedGame.objects.get(pk=gone))
+    page.goto(f"{live_server.url}/me")  # the game page saves its game as it goes: forget it from here
+    page.evaluate("() => localStorage.removeItem('yukon.game.v1')")
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    dealt = ranked_game_id(page)
+    assert dealt != gone and IssuedGame.objects.get(pk=dealt).state == "issued"
+    assert gone not in pool_ids(page)["classic"]
+    no_refusal_shown(page)

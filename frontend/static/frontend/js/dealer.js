@@ -4,6 +4,9 @@
 // ranked. Leaving a ranked game submits it as it stands (a game played, honestly counted); a
 // ranked deal left before its first move goes back to the pool. With "Winnable deals only" on,
 // new deals are unranked winnable deals (winnable.js), a random one when none is at hand.
+// The pool may hold games played on another device (or expired): once a visit, before the page
+// deals from it, it is squared with the server's list of the games that still accept a result
+// (pool.js); offline, it is used as it is.
 
 import { CLASSIC } from "./engine.js";
 import { t } from "./i18n.js";
@@ -24,13 +27,32 @@ export class Dealer {
     this.winnable = winnable;
   }
 
+  #checked = null; // the visit's first refill of the pool (squared with the server's list first)
+  #checkedFor = null; // the player it was for
+  #gone = new Set(); // issued games the server's list no longer holds: never given back to the pool
+
+  /**
+   * The pool squared with the server's list, once a visit (and filled): resolves the refill's
+   * `{ok, reason, held}` — at once offline, the pool then used as it is.
+   */
+  poolChecked() {
+    const account = this.accountOf();
+    if (!account) return Promise.resolve({ ok: false, reason: "signed_out", held: null });
+    if (this.#checkedFor !== account.id) {
+      this.#checkedFor = account.id;
+      this.#checked = this.refill();
+    }
+    return this.#checked;
+  }
+
   get #wantsWinnable() {
     return Boolean(this.winnable?.enabled());
   }
 
   /**
    * The game the page opens with: the one in progress (saved), else the `linked` code of a
-   * /play/<code> address (unranked), else a new Classic deal.
+   * /play/<code> address (unranked), else a new Classic deal: local, as the pool is not squared
+   * with the server's list yet (afterSignIn makes it ranked then, or at once offline).
    */
   firstSession(linked) {
     const saved = loadGame();
@@ -44,16 +66,16 @@ export class Dealer {
       }
     }
     if (linked) return new Session(linked, { origin: ORIGINS.code });
-    const deal = this.dealNow(CLASSIC);
+    const deal = this.dealNow(CLASSIC, { ranked: false });
     return new Session(deal.code, deal);
   }
 
-  /** A deal to play now without waiting: winnable or ranked if one is kept, else local. */
-  dealNow(rules = CLASSIC) {
+  /** A deal to play now without waiting: winnable, or ranked if one is kept (not with `ranked: false`), else local. */
+  dealNow(rules = CLASSIC, { ranked = true } = {}) {
     const winnable = this.#wantsWinnable ? this.winnable.take(rules) : null;
     if (winnable) return winnable;
     const account = this.accountOf();
-    const issued = takeIssued(account, rules);
+    const issued = ranked ? takeIssued(account, rules) : null;
     if (issued) {
       this.refill();
       return { code: issued.code, issued: { ...issued, owner: account.id }, origin: ORIGINS.ranked };
@@ -74,6 +96,7 @@ export class Dealer {
     }
     const account = this.accountOf();
     let refill = null;
+    if (account) await this.poolChecked();
     if (account && poolSize(account, rules) === 0) refill = await refillPool(account, rules);
     const deal = this.dealNow(rules);
     if (account && !deal.issued) {
@@ -86,20 +109,26 @@ export class Dealer {
   }
 
   /**
-   * The server has just said who plays (`fresh`: for certain). The deal to switch the
-   * untouched game `session` to, or null: a ranked deal of someone else (or of a player now
-   * signed out) gives way; a local deal becomes a ranked one once the pool is filled.
+   * The server has just said who plays (`fresh`: for certain). Squares the pool with the
+   * server's list (once a visit), then gives the deal to switch the untouched game `session`
+   * to, or null: a ranked deal of someone else (or of a player now signed out), or one the list
+   * no longer holds (played elsewhere, expired), gives way; a local deal becomes a ranked one.
    * `untouched()` is asked again after the pool's refill (the player may have moved).
    */
   async afterSignIn(session, { fresh, untouched }) {
     const account = this.accountOf();
+    const checked = this.poolChecked(); // whatever the table holds: New deal waits for it too
     const notTheirs = fresh && session.ranked && session.issued.owner !== account?.id;
     const becomesRanked = account && session.origin === ORIGINS.deal && !this.#wantsWinnable;
-    if (!untouched() || !(notTheirs || becomesRanked)) return null;
-    if (account) await this.refill();
+    const mine = session.ranked && session.issued.owner === account?.id; // played elsewhere since?
+    if (!untouched() || !(notTheirs || becomesRanked || mine)) return null;
+    const { held } = await checked;
     if (!untouched()) return null;
+    const gone = mine && held instanceof Set && !held.has(session.issued.id);
+    if (mine && !gone) return null;
+    if (gone) this.#gone.add(session.issued.id);
     const deal = this.dealNow(session.rules);
-    return deal.issued || notTheirs ? deal : null;
+    return deal.issued || notTheirs || gone ? deal : null;
   }
 
   /** Keep the pool full in the background (signed in and online). */
@@ -112,7 +141,7 @@ export class Dealer {
   leave(session) {
     if (!session.ranked || session.resultId) return null;
     if (!session.started) {
-      giveBack(session.issued, session.issued.owner);
+      if (!this.#gone.has(session.issued.id)) giveBack(session.issued, session.issued.owner);
       return null;
     }
     return session.won ? null : this.submit(session);

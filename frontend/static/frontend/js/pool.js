@@ -8,7 +8,9 @@
 // or its storage cleared), or one the server refuses more games (too_many_unplayed), takes the
 // listed games back, oldest first, rather than leaving them to block ranked play until they
 // expire. Two devices may then hold the same game: the first result submitted takes it, the
-// other is refused (409 game_used) and the list drops it from the other device's pool.
+// other is refused (409 game_used: sync.js sends that play again as an unranked result) and the
+// list drops it from the other device's pool. The page deals from the pool only once it has been
+// squared with the list in this visit, or when the list cannot be had (offline): dealer.js.
 
 import { api, refusalText } from "./api.js";
 import { loadGame } from "./store.js";
@@ -95,12 +97,13 @@ const poolEntry = ({ id, code, rules, issued_at }, addedAt) => ({ id, code, rule
  * result: drop what the list no longer holds (a game added after the list was asked for stays:
  * another tab may have just been issued it). With `adopt`, take back listed games this device
  * does not use, oldest first, up to POOL_SIZE per rule set (only `rules` if given).
- * Resolves the list's HTTP status (0: no answer).
+ * Resolves `{status, held}`: the list's HTTP status (0: no answer) and the ids it holds (a Set;
+ * null without a list).
  */
 async function squareWithServer(account, { adopt, rules = null }) {
   const askedAt = Date.now();
   const answer = await api(HELD_ENDPOINT);
-  if (!answer.ok || !Array.isArray(answer.data)) return answer.status;
+  if (!answer.ok || !Array.isArray(answer.data)) return { status: answer.status, held: null };
   const held = answer.data.filter((game) => Number.isInteger(game?.id) && typeof game.code === "string" && RULES.includes(game.rules));
   const heldIds = new Set(held.map((game) => game.id));
   const pool = readPool(account.id);
@@ -114,19 +117,21 @@ async function squareWithServer(account, { adopt, rules = null }) {
     }
   }
   writePool(pool);
-  return answer.status;
+  return { status: answer.status, held: heldIds };
 }
 
 /**
  * Fill the pool of `account` up to POOL_SIZE deals per rule set (only `rules` if given): first
  * squared with the server's list (and taken back from it on a device without a pool of this
- * player), then new deals. Resolves `{ok, reason}`: reason "offline", or the server's refusal
- * when it issues no more and none of the player's games can be taken back.
+ * player), then new deals. Resolves `{ok, reason, held}`: reason "offline", or the server's
+ * refusal when it issues no more and none of the player's games can be taken back; `held`, the
+ * ids of the games the server's list holds (null without a list).
  */
 export async function refillPool(account, rules = null) {
-  if (!account) return { ok: false, reason: "signed_out" };
+  if (!account) return { ok: false, reason: "signed_out", held: null };
   const firstHere = storedOwner() !== account.id;
-  if ((await squareWithServer(account, { adopt: firstHere, rules })) === 0) return { ok: false, reason: "offline", status: 0 };
+  const { status, held } = await squareWithServer(account, { adopt: firstHere, rules });
+  if (status === 0) return { ok: false, reason: "offline", status: 0, held };
   for (const wanted of rules ? [rules] : RULES) {
     if (POOL_SIZE - readPool(account.id).games[wanted].length <= 0) continue;
     const answer = await issue(account, wanted);
@@ -136,10 +141,10 @@ export async function refillPool(account, rules = null) {
       if (readPool(account.id).games[wanted].length > 0) continue;
     }
     if (!answer.ok) {
-      return { ok: false, reason: answer.status === 0 ? "offline" : refusalText(answer.data, answer.status), status: answer.status };
+      return { ok: false, reason: answer.status === 0 ? "offline" : refusalText(answer.data, answer.status), status: answer.status, held };
     }
   }
-  return { ok: true, reason: null };
+  return { ok: true, reason: null, held };
 }
 
 // Ask for the deals of `wanted` the pool misses, and keep them. Resolves the API's answer.
