@@ -1,10 +1,12 @@
 // What became of the results this device submitted: the Results dialog (every queued result
 // with its state — waiting, sent, verified, rejected and why), the small counter in the game
 // bar, and the verdict line of the win banner (the ranks reached, once the server verified).
+// A win played with a hint says so (assisted: on no board), and a ranked win sent again as an
+// unranked result (its game played elsewhere or expired, sync.js) says where it counts.
 
 import { RULE_NAMES, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
 import { t } from "./i18n.js";
-import { findResult, listResults, markSeen, onResultsChange, pendingResults, unseenResults } from "./sync.js";
+import { findResult, listResults, markSeen, onResultsChange, pendingResults, sendableBy, unseenResults } from "./sync.js";
 
 const BOARD_ORDER = ["all", "week", "day", "deal"];
 
@@ -27,12 +29,13 @@ export function stateText(entry, account) {
   switch (entry.state) {
     case "waiting":
       if (!account) return t("results.waitingSignIn");
-      if (entry.game != null && entry.owner != null && entry.owner !== account.id) return t("results.waitingPlayer");
+      if (!sendableBy(entry, account)) return t("results.waitingPlayer");
       return t(navigator.onLine === false ? "results.waitingConnection" : "results.waitingSend");
     case "sent":
       return t("results.sent");
     case "verified":
       if (entry.verdict?.won === false) return t("results.verifiedLost");
+      if (isAssisted(entry)) return t("results.verifiedAssisted");
       return t(Object.keys(entry.ranks ?? {}).length ? "results.verified" : "results.verifiedNoBoard");
     case "rejected":
       return sentence(t("results.rejected", { reason: entry.reason ?? t("results.refused") }));
@@ -40,6 +43,12 @@ export function stateText(entry, account) {
       return "";
   }
 }
+
+// A hint was used: as the server counted it once verified (it may know of a hint given elsewhere).
+const isAssisted = (entry) => entry.verdict?.assisted ?? entry.assisted === true;
+
+/** The line of a ranked win sent again as unranked (its game already had a result), or "". */
+export const fallbackText = (entry) => (entry.fallback ? t("results.playedElsewhere") : "");
 
 function outcome(entry) {
   const moves = entry.verdict?.moves ?? entry.moves;
@@ -55,7 +64,7 @@ function resultItem(entry, account) {
   if (entry.code) links.push(el("a", { href: boardLink(`deal:${entry.code}`) }, t("results.dealBoard")));
   return el(
     "li",
-    { class: "result", dataset: { result: entry.client_id, state: entry.state } },
+    { class: "result", dataset: { result: entry.client_id, state: entry.state, ...(isAssisted(entry) ? { assisted: "" } : {}) } },
     el(
       "div",
       { class: "result-head" },
@@ -64,6 +73,7 @@ function resultItem(entry, account) {
       el("time", { datetime: entry.finished_at }, formatWhen(entry.finished_at)),
     ),
     el("p", { class: "result-outcome" }, outcome(entry)),
+    entry.fallback && el("p", { class: "result-fallback", dataset: { fallback: entry.fallback.game } }, fallbackText(entry)),
     el("p", { class: "result-state", dataset: { stateText: entry.state } }, stateText(entry, account)),
     entry.state === "verified" && el("ul", { class: "ranks" }, rankItems(entry.ranks)),
     links.length > 0 && el("p", { class: "result-links" }, ...links),
@@ -134,7 +144,7 @@ export function renderVerdict(banner, entry, account) {
     ranks.replaceChildren();
     return;
   }
-  text.textContent =
+  const verdict =
     entry.state === "verified"
       ? Object.keys(entry.ranks ?? {}).length
         ? t("results.verdictPlaces", { kind: t(entry.game != null ? "ranked.ranked" : "ranked.unranked") })
@@ -142,6 +152,7 @@ export function renderVerdict(banner, entry, account) {
       : !account && entry.state === "waiting"
         ? t("results.verdictKept")
         : stateText(entry, account);
+  text.textContent = [fallbackText(entry), verdict].filter(Boolean).join(" ");
   ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks) : []));
   const board = banner.querySelector('[data-win-link="board"]');
   board.hidden = entry.state !== "verified";

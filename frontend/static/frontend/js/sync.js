@@ -5,6 +5,10 @@
 //   waiting → sent (the server stored it, 202/200) → verified | rejected (its verdict),
 // and keeps what the player may want to see: the ranks reached, or the server's reason.
 // Uploads need a signed-in player; a ranked result goes only with the player it was issued to.
+// A ranked win refused because its game accepts no result any more (409 game_used: played on
+// another device, or expired) is sent again as an unranked result of its code, under a new
+// client_id (unrankedClientId): the win then counts as any play of that deal does, on the
+// deal's own board.
 
 import { api, refusalText } from "./api.js";
 import { t } from "./i18n.js";
@@ -22,8 +26,22 @@ export function newClientId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = (bytes[6] & 0x0f) | 0x40;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return asUuid([...bytes].map((b) => b.toString(16).padStart(2, "0")).join(""));
+}
+
+const asUuid = (hex) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+/**
+ * The client_id of a ranked result sent again as unranked: another UUID, the same on every try
+ * and in every tab (so the server recognises a repeated upload), made from the first one.
+ */
+export function unrankedClientId(clientId) {
+  const digits = String(clientId).replaceAll("-", "").toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(digits)) return newClientId();
+  const hex = [...digits].map((digit) => (parseInt(digit, 16) ^ 0xa).toString(16)); // every digit changes
+  hex[12] = "4"; // version 4
+  hex[16] = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16); // RFC 4122 variant
+  return asUuid(hex.join(""));
 }
 
 // Entries written by older builds had no state (waiting) or a `rejected` HTTP status.
@@ -64,7 +82,9 @@ function update(clientId, changes) {
 /** Every result on this device, newest first. */
 export const listResults = () => readOutbox().reverse();
 
-export const findResult = (clientId) => readOutbox().find((entry) => entry.client_id === clientId) ?? null;
+/** The entry queued under `clientId` (also once it was sent again as unranked under another one). */
+export const findResult = (clientId) =>
+  readOutbox().find((entry) => entry.client_id === clientId || entry.fallback?.client_id === clientId) ?? null;
 
 /** Settled results whose verdict the player has not seen yet. */
 export const unseenResults = () => readOutbox().filter((entry) => entry.seen === false);
@@ -100,8 +120,24 @@ export function enqueueResult(result) {
   return entry;
 }
 
-/** May `account` send this entry? A ranked result only by its owner; any other by anyone signed in. */
-const sendableBy = (entry, account) => Boolean(account) && (entry.game == null || entry.owner == null || entry.owner === account.id);
+/**
+ * May `account` send this entry? A ranked result (or one sent again as unranked) only by its
+ * owner; any other by anyone signed in.
+ */
+export const sendableBy = (entry, account) =>
+  Boolean(account) && ((entry.game == null && !entry.fallback) || entry.owner == null || entry.owner === account.id);
+
+// The refusal of a game that accepts no result any more (docs/api.md): already used, or expired.
+const GAME_USED = "game_used";
+
+/**
+ * The changes that turn a refused ranked win into an unranked result of its code, or null: only
+ * for a win whose game was already used or has expired (409 game_used), never another refusal.
+ */
+export function unrankedFallback(entry, answer) {
+  if (entry.game == null || entry.won !== true || answer.status !== 409 || answer.data?.code !== GAME_USED) return null;
+  return { client_id: unrankedClientId(entry.client_id), game: null, fallback: { client_id: entry.client_id, game: entry.game, reason: refusalText(answer.data, answer.status) } };
+}
 
 // The API takes `game` (ranked) or `code` (unranked), never both; the entry keeps the code to show it.
 const bodyOf = (entry) =>
@@ -117,9 +153,15 @@ const bodyOf = (entry) =>
 export async function uploadPending({ account, fetchImpl } = {}) {
   if (!account) return { sent: 0, pending: pendingResults().length, reason: "signed_out" };
   let sent = 0;
-  for (const entry of readOutbox()) {
+  for (let entry of readOutbox()) {
     if (entry.state !== "waiting" || !sendableBy(entry, account)) continue;
-    const answer = await api(RESULTS_ENDPOINT, { method: "POST", body: bodyOf(entry), fetchImpl });
+    let answer = await api(RESULTS_ENDPOINT, { method: "POST", body: bodyOf(entry), fetchImpl });
+    const fallback = answer.ok ? null : unrankedFallback(entry, answer);
+    if (fallback) {
+      update(entry.client_id, fallback); // kept at once: a later try sends the unranked result
+      entry = { ...entry, ...fallback };
+      answer = await api(RESULTS_ENDPOINT, { method: "POST", body: bodyOf(entry), fetchImpl });
+    }
     if (answer.ok) {
       update(entry.client_id, { state: "sent", submission: answer.data?.id ?? null, uploaded_by: account.id });
       sent++;
@@ -148,7 +190,7 @@ export async function pollSent({ account, fetchImpl } = {}) {
       update(entry.client_id, {
         state: "verified",
         ranks: submission.ranks ?? {},
-        verdict: { won: submission.won, moves: submission.moves, score: submission.score, points: submission.points },
+        verdict: { won: submission.won, moves: submission.moves, score: submission.score, points: submission.points, assisted: submission.assisted === true },
       });
     } else if (answer.ok && submission?.status === "rejected") {
       update(entry.client_id, { state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: submission.reason?.code ?? "" });
