@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (msgids are kept whole, as allauth writes them)
-"""django-allauth's words on our account pages, listed for makemessages.
+"""django-allauth's words on our account pages and in its e-mails, listed for makemessages.
 
 allauth ships no Malay, Hindi or Tagalog catalog. Its templates, forms and messages ask
 gettext for these msgids (exactly as allauth 65 writes them); our catalogs in locale/ answer,
@@ -79,6 +79,30 @@ ALLAUTH_MESSAGES = (
     gettext_noop("You have confirmed %(email)s."),
     gettext_noop("Removed email address %(email)s."),
     gettext_noop("Primary email address set."),
+    # The e-mails (allauth/templates/account/email/*.txt) these settings send, rendered in the
+    # page's language: the confirmation of an address (at sign-up and when one is added; a link,
+    # not a code), a password reset (with the username: it is a login method), and the answer to a
+    # reset for an unknown address. Notifications and codes are off; "account already exists" is
+    # never sent (verification is optional, so sign-up refuses a known address on the form).
+    gettext_noop("Hello from %(site_name)s!"),
+    gettext_noop("Thank you for using %(site_name)s!\n%(site_domain)s"),
+    gettext_noop("Please Confirm Your Email Address"),
+    gettext_noop(
+        "You're receiving this email because user %(user_display)s has given your email address to register an account on %(site_domain)s."
+    ),
+    gettext_noop("To confirm this is correct, go to %(activate_url)s"),
+    gettext_noop("Password Reset Email"),
+    gettext_noop(
+        "You're receiving this email because you or someone else has requested a password reset for your user account.\n"
+        "It can be safely ignored if you did not request a password reset. Click the link below to reset your password."
+    ),
+    gettext_noop("In case you forgot, your username is %(username)s."),
+    gettext_noop("Unknown Account"),
+    gettext_noop(
+        "You are receiving this email because you, or someone else, tried to access an account with email %(email)s. However, we do not have any record of such an account in our database."
+    ),
+    gettext_noop("This mail can be safely ignored if you did not initiate this action."),
+    gettext_noop("If it was you, you can sign up for an account using the link below."),
 )
 
 # Django's own words on the same pages (its password rules): Tagalog has no Django catalog,
