@@ -4,7 +4,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm
 
+from accounts.forms import DisplayNameChoice
 from accounts.models import User
 from accounts.services import user_delete, user_suspend, user_unsuspend
 
@@ -13,8 +15,26 @@ class SuspendActionForm(ActionForm):
     reason = forms.CharField(required=False, max_length=200, label="Reason (for suspend)")
 
 
+class PlayerCreationForm(DisplayNameChoice, AdminUserCreationForm):
+    """The admin's "add user": a display name too, checked as at sign-up."""
+
+    class Meta(AdminUserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name")
+
+
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
+    add_form = PlayerCreationForm
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": ("username", "display_name", "usable_password", "password1", "password2"),
+            },
+        ),
+    )
     list_display = ("username", "display_name", "email", "is_suspended", "is_staff", "date_joined")
     list_filter = ("is_suspended", *UserAdmin.list_filter)
     search_fields = ("username", "display_name", "email")

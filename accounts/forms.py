@@ -9,8 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.services import display_name_clean
 
 
-class DisplayNameSignupForm(forms.Form):
-    """allauth's sign-up form is built on this (ACCOUNT_SIGNUP_FORM_CLASS)."""
+class DisplayNameChoice(forms.Form):
+    """A display name chosen with an account: the username when left empty, as at sign-up."""
 
     display_name = forms.CharField(
         label=_("Display name (optional)"),
@@ -36,6 +36,10 @@ class DisplayNameSignupForm(forms.Form):
                 else:
                     self.add_error("display_name", _("Your username is taken as a display name: choose one."))
         return cleaned
+
+
+class DisplayNameSignupForm(DisplayNameChoice):
+    """allauth's sign-up form is built on this (ACCOUNT_SIGNUP_FORM_CLASS)."""
 
     def signup(self, request, user) -> None:
         user.display_name = self.cleaned_data["display_name"]

@@ -143,6 +143,27 @@ def staff(client, make_player):
     return client
 
 
+def add_user(staff, **fields):
+    form = {"username": "newcomer", "usable_password": "true", "password1": PASSWORD, "password2": PASSWORD}
+    return staff.post("/admin/accounts/user/add/", {**form, **fields})
+
+
+def test_staff_adding_a_user_gives_a_display_name_or_the_username(staff):
+    assert add_user(staff, display_name="New_Star").status_code == 302
+    assert User.objects.get(username="newcomer").display_name == "New_Star"
+
+    assert add_user(staff, username="quiet_one").status_code == 302
+    assert User.objects.get(username="quiet_one").display_name == "quiet_one"
+
+
+def test_staff_adding_a_user_cannot_take_a_display_name_in_use(staff, player):
+    response = add_user(staff, display_name=player.display_name.upper())
+
+    assert response.status_code == 200  # the form again, with the error
+    assert "That display name is taken." in response.content.decode()
+    assert not User.objects.filter(username="newcomer").exists()
+
+
 def test_staff_suspend_a_player_with_a_reason_and_lift_it(staff, player):
     response = staff.post(
         "/admin/accounts/user/",
