@@ -28,8 +28,10 @@ LOST_LOG = " ".join(CLASSIC_WIN["log"].split()[:30])
 
 @pytest.fixture
 def celery_worker_env():
-    """Small batches: a worker killed after its first ones is surely in the middle of the rest."""
-    return {"SUBMISSION_VERIFY_BATCH": "5"}
+    """One row a task, one task after another: a backlog takes the worker seconds, not a blink,
+    so a kill after its first rows surely falls in the middle of the rest (with batches of 50 a
+    quiet machine drained 300 rows before the test could see the first settled)."""
+    return {"SUBMISSION_VERIFY_BATCH": "1", "SUBMISSION_VERIFY_DRAIN_BATCHES": "1"}
 
 
 def wait_until_settled(ids, timeout=60.0) -> dict[int, Submission]:
