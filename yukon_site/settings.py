@@ -136,6 +136,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Pages and API answers compressed last (static files come compressed from whitenoise);
+    # Django pads each with random bytes against BREACH.
+    "django.middleware.gzip.GZipMiddleware",
     # Security headers first, so that every response carries them, static files included.
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
