@@ -174,6 +174,19 @@ def deal_pool_refill(
     return PoolRefill(rules=rules, solved=solved, won=won, pool_size=size)
 
 
+def deal_pool_grow_in_request(*, rules: str, count: int) -> PoolRefill | None:
+    """Where no beat refills the pool (eager mode, `make run`): search up to `count` new deals
+    within SOLVER_POOL_REQUEST_SECONDS, so that "Winnable deals only" has deals from the first
+    request and the pool grows as it is used. None when switched off or the pool is full."""
+    seconds = settings.SOLVER_POOL_REQUEST_SECONDS
+    if seconds <= 0 or deal_pool_size(rules=rules) >= settings.SOLVER_POOL_SIZE:
+        return None
+    half = seconds / 2
+    return deal_pool_refill(
+        rules=rules, count=count, target=settings.SOLVER_POOL_SIZE, time_limit=half, run_seconds=half
+    )
+
+
 _sampler = random.SystemRandom()
 
 

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from games.apis import THROTTLED, StrictCharField, refusal
 from games.models import RulesChoice
 from games.services import SubmissionInvalid
-from games.solving import HintOnRankedGame, hint_give, winnable_codes_sample
+from games.solving import HintOnRankedGame, deal_pool_grow_in_request, hint_give, winnable_codes_sample
 from games.throttles import HintThrottle, WinnableDealsThrottle
 
 WINNABLE_MAX_COUNT = 50
@@ -40,7 +40,8 @@ class WinnableDealsApi(APIView):
         summary="Random winnable deals (unranked play)",
         description="Up to `count` different codes that the solver has won, drawn at random from the "
         "pool of solved deals; fewer (even none) while the pool is smaller. Ranked games never come "
-        "from this pool.",
+        "from this pool. Without a broker (eager mode) the request first searches a few new deals, "
+        "within SOLVER_POOL_REQUEST_SECONDS.",
         parameters=[
             OpenApiParameter("rules", str, enum=RulesChoice.values, description="default classic"),
             OpenApiParameter("count", int, description=f"1 … {WINNABLE_MAX_COUNT}, default 10"),
@@ -55,6 +56,7 @@ class WinnableDealsApi(APIView):
         query = self.WinnableDealsInputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         rules, count = query.validated_data["rules"], query.validated_data["count"]
+        deal_pool_grow_in_request(rules=rules, count=count)
         return Response({"rules": rules, "codes": winnable_codes_sample(rules=rules, count=count)})
 
 

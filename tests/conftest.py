@@ -70,10 +70,12 @@ def clear_django_caches() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _daily_deal_unfiltered(settings):
+def _no_solver_search_behind_requests(settings):
     # The default filter solves each day's candidates (up to seconds each, and the deal depends on
     # the secret, random per run): tests that need the filter set it (tests/games/test_solving.py).
     settings.LEADERBOARD_DAILY_DEAL_FILTER = ""
+    # Likewise the eager-mode search behind GET /api/deals/winnable/ (random deals, up to a second).
+    settings.SOLVER_POOL_REQUEST_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -372,6 +372,11 @@ SOLVER_POOL_SIZE = env.int("SOLVER_POOL_SIZE", default=200)  # winnable deals wa
 SOLVER_POOL_BATCH = env.int("SOLVER_POOL_BATCH", default=20)  # deals solved per rule set and run, at most
 SOLVER_POOL_TIME_LIMIT = env.float("SOLVER_POOL_TIME_LIMIT", default=5.0)  # seconds per deal
 SOLVER_POOL_RUN_SECONDS = env.float("SOLVER_POOL_RUN_SECONDS", default=120.0)  # a run starts no deal after
+# Eager mode has no beat to refill the pool: a request for winnable deals searches a few new deals
+# first, within about this many seconds (half to start deals, half for the last one); 0: never.
+SOLVER_POOL_REQUEST_SECONDS = env.float(
+    "SOLVER_POOL_REQUEST_SECONDS", default=1.0 if CELERY_TASK_ALWAYS_EAGER else 0.0
+)
 # Par: after a deal's first counted win, a search for its shortest win (off in eager mode, where
 # it would run in the request that submitted the win; `manage.py solve_deals --par` does it).
 SOLVER_PAR_AFTER_WIN = env.bool("SOLVER_PAR_AFTER_WIN", default=not CELERY_TASK_ALWAYS_EAGER)

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from games_helpers import WINS, body, deal_number
 
 import games.services
+import games.solving
 import leaderboard.services
 from games.engine import GameCode, Rules, format_code, verify
 from games.models import SolvedDeal
@@ -196,6 +197,35 @@ def test_the_winnable_endpoint_answers_anyone_with_won_codes_only(client):
     assert set(body["codes"]) <= set(WON_CLASSIC)
     assert every.json()["rules"] == "classic" and sorted(every.json()["codes"]) == sorted(WON_CLASSIC[:3])
     assert relaxed.json() == {"rules": "relaxed", "codes": []}
+
+
+def test_without_a_beat_the_endpoint_searches_new_deals_first(client, settings, monkeypatch):
+    settings.SOLVER_POOL_REQUEST_SECONDS = 4.0  # eager mode's default is 1 s; these take < 0.1 s each
+    upcoming = iter(numbers(UNWINNABLE, *WON_CLASSIC[:2]))
+    monkeypatch.setattr(games.solving, "random_deal_numbers", lambda: upcoming)
+
+    first = client.get("/api/deals/winnable/?rules=classic&count=3")
+
+    assert first.status_code == 200
+    assert sorted(first.json()["codes"]) == sorted(WON_CLASSIC[:2])  # the unwinnable one searched, not given
+    pooled = dict(SolvedDeal.objects.filter(pooled=True).values_list("code", "result"))
+    assert pooled == {UNWINNABLE: "unwinnable", WON_CLASSIC[0]: "won", WON_CLASSIC[1]: "won"}
+
+
+def test_the_search_behind_the_endpoint_stops_when_the_pool_is_full_or_switched_off(
+    client, settings, monkeypatch
+):
+    pool(*WON_CLASSIC[:2])
+    monkeypatch.setattr(games.solving, "random_deal_numbers", lambda: iter(numbers(*WON_CLASSIC[2:])))
+    settings.SOLVER_POOL_REQUEST_SECONDS = 4.0
+    settings.SOLVER_POOL_SIZE = 2
+
+    assert sorted(client.get("/api/deals/winnable/").json()["codes"]) == sorted(WON_CLASSIC[:2])
+
+    settings.SOLVER_POOL_SIZE = 200
+    settings.SOLVER_POOL_REQUEST_SECONDS = 0
+    assert sorted(client.get("/api/deals/winnable/").json()["codes"]) == sorted(WON_CLASSIC[:2])
+    assert SolvedDeal.objects.count() == 2  # nothing searched either time
 
 
 def test_the_winnable_endpoint_refuses_bad_parameters(client):

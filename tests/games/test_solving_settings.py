@@ -15,6 +15,7 @@ django.setup()
 print(json.dumps({
     "filter": settings.LEADERBOARD_DAILY_DEAL_FILTER,
     "daily_limit": settings.SOLVER_DAILY_TIME_LIMIT,
+    "pool_request_seconds": settings.SOLVER_POOL_REQUEST_SECONDS,
     "refill": settings.SOLVER_POOL_REFILL,
     "par": settings.SOLVER_PAR_AFTER_WIN,
     "schedule": settings.CELERY_BEAT_SCHEDULE["games-deal-pool-refill"],
@@ -47,6 +48,7 @@ def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_
 
     assert settings["filter"] == "games.solving.deal_is_winnable" and settings["daily_limit"] == 5.0
     assert settings["refill"] is True and settings["par"] is True
+    assert settings["pool_request_seconds"] == 0  # beat refills the pool: requests never search
     assert settings["schedule"] == {"task": "games.deal_pool_refill", "schedule": 300}
     assert settings["routes"] == {
         "games.deal_pool_refill": {"queue": "solver"},
@@ -54,12 +56,14 @@ def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_
     }
 
 
-def test_in_eager_mode_only_the_daily_deal_is_searched_behind_a_request():
+def test_in_eager_mode_requests_search_only_the_daily_deal_and_a_few_winnable_deals():
     settings = shown()
 
     # The first request of a day picks the daily deal: only a won deal, each search bounded.
     assert settings["filter"] == "games.solving.deal_is_winnable" and settings["daily_limit"] == 2.0
     assert settings["refill"] is False and settings["par"] is False
+    # No beat refills the pool: a request for winnable deals searches a few new ones, about 1 s.
+    assert settings["pool_request_seconds"] == 1.0
 
 
 def test_each_can_be_set_from_the_environment():
