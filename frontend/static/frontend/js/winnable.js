@@ -11,7 +11,9 @@ const STASH_KEY = "yukon.winnable.v1";
 export const RULE_SETS = Object.freeze(["classic", "relaxed"]);
 export const STASH_SIZE = 10; // codes kept per rule set
 const TOP_UP_BELOW = 6; // a background top-up starts when fewer are left
-export const DEALT_KEPT = 300; // codes already dealt, remembered so as not to deal them again
+// Codes already dealt, remembered so as not to deal them again: well under the server's pool of
+// a rule set (SOLVER_POOL_SIZE, 200), else a player who has dealt most of it gets no fresh codes.
+export const DEALT_KEPT = 100;
 const ENDPOINT = "/api/deals/winnable/";
 
 // ---- the stash as data (no storage, no network): `{classic: [codes], relaxed: [codes], dealt: [codes]}`
