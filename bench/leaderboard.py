@@ -46,6 +46,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from process_cpu import cpu_seconds  # bench/, beside this script
+
 PROJECT = Path(__file__).resolve().parent.parent
 PACKAGE_VENV = Path(tempfile.gettempdir()) / "yukon-bench-leaderboard-3.7.3"
 BOARD = "classic:all"
@@ -438,19 +440,6 @@ def wrk(url: str, *, seconds: float, connections: int, script: str | None = None
         "errors": int(errors[1]) if errors else 0,
         "socket_errors": socket_errors[1] if socket_errors else "",
     }
-
-
-def cpu_seconds(process: subprocess.Popen) -> float:
-    """CPU time (user + system) of every live process in `process`'s group (Linux /proc)."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == process.pid:  # fields[2]: the process group
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def measure_http(*, args: argparse.Namespace, size: int, rng: random.Random) -> dict:

@@ -40,6 +40,8 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlparse
 
+from process_cpu import cpu_seconds  # bench/, beside this script
+
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT_DIR))
 PACE_MS = 170
@@ -194,20 +196,6 @@ def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess
     log = log_path.open("w")
     return subprocess.Popen(command, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)  # fmt: skip
-
-
-def cpu_seconds(process: subprocess.Popen) -> float:
-    """CPU time (user + system) of every live process in `process`'s group (Linux /proc)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == process.pid:  # fields[2]: the process group
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
 
 
 def stop(process: subprocess.Popen) -> None:
