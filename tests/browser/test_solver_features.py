@@ -82,12 +82,14 @@ def test_winnable_deals_come_from_the_servers_codes_unranked_even_when_signed_in
     page.wait_for_selector(READY)
     expect(page.locator(BAR)).to_have_attribute("data-ranked", "true")  # signed in: ranked deals
 
+    ranked = shown_code(page)
     tick_winnable(page)
     page.locator(DIALOG).screenshot(path=artifacts_dir / "new-game-winnable.png")
     page.locator(DIALOG).get_by_role("button", name="Deal a new game").click()
+    bar = page.locator(BAR)
+    expect(bar).not_to_have_attribute("data-code", ranked)  # the new game is dealt after the dialog closes
     first = shown_code(page)
     assert first in WINNABLE
-    bar = page.locator(BAR)
     expect(bar).to_have_attribute("data-ranked", "false")
     expect(bar.locator("[data-kind]")).to_have_attribute(
         "title", "Unranked: a winnable deal; ranked deals are drawn at random for everyone"
