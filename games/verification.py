@@ -58,7 +58,14 @@ def _rejected(code: str, reason: str, **figures) -> Judgement:
 
 
 def timing_problem(*, submission: Submission, tokens: list[str], moves: int) -> tuple[str, str] | None:
-    """(code, reason) when the times are beyond a human, else None. Thresholds are settings."""
+    """(code, reason) when the times are beyond a human, else None. Thresholds are settings.
+
+    The times are the page's clock at each token: it starts with the first move, so the first
+    time is 0 (pages that counted from the deal being shown send more; both are judged alike).
+    Only what lies between tokens is measured: the gap from one token to the next (move 1 has
+    no predecessor; an undo may come at once), and the average gap between the first move and
+    the last. The active time may not exceed what passed between the game's issue and receipt.
+    """
     times = submission.move_times_ms
     game = submission.game
     if game is not None:
@@ -69,20 +76,22 @@ def timing_problem(*, submission: Submission, tokens: list[str], moves: int) -> 
                 "between its issue and this result"
             )
     minimum = settings.SUBMISSION_MIN_MOVE_MS
-    previous = 0
-    for index, (token, at) in enumerate(zip(tokens, times, strict=True)):
-        if token != UNDO and at - previous < minimum:
+    for index in range(1, len(tokens)):
+        token, gap = tokens[index], times[index] - times[index - 1]
+        if token != UNDO and gap < minimum:
             return "timing_move", (
-                f"move {index + 1} `{token}` came {at - previous} ms after the previous one; "
+                f"move {index + 1} `{token}` came {gap} ms after the previous one; "
                 f"no one plays faster than {minimum} ms"
             )
-        previous = at
     average_minimum = settings.SUBMISSION_MIN_AVERAGE_MOVE_MS
-    if moves and times and times[-1] / moves < average_minimum:
-        return "timing_average", (
-            f"{moves} moves in {times[-1]} ms: {times[-1] // moves} ms a move on average, "
-            f"under the human minimum of {average_minimum} ms"
-        )
+    gaps = moves - 1  # the first move is not timed
+    if gaps > 0 and times:
+        span = times[-1] - times[0]
+        if span / gaps < average_minimum:
+            return "timing_average", (
+                f"{moves} moves in {span} ms from the first to the last: {span // gaps} ms a move "
+                f"on average, under the human minimum of {average_minimum} ms"
+            )
     return None
 
 
@@ -388,8 +397,20 @@ def submission_reverify(*, submission: Submission, now: datetime | None = None) 
         )
         if changed and submission.user_id is not None:
             hooks.player_entries_rebuild(user_id=submission.user_id)
+            if judgement.counts and not submission.assisted and not submission.voided:
+                _ranks_store(submission, judgement)
     if changed:
         logger.warning(
             "verdict changed", extra={"submission_id": submission.pk, "before": before, "after": after}
         )
     return Reverification(submission.pk, changed, before, after)
+
+
+def _ranks_store(submission: Submission, judgement: Judgement) -> None:
+    """A result that counts since its new verdict gets its places, as at its first settling: its
+    boards are those of its receipt time (a week or day board of the past, for an old result)."""
+    for field, value in judgement.fields().items():
+        setattr(submission, field, value)
+    ranks = hooks.results_record(submissions=[submission]).get(submission.pk, {})
+    if ranks:
+        Submission.objects.filter(pk=submission.pk).update(ranks=ranks)

@@ -42,8 +42,10 @@ def deal_number(code: str) -> int:
     return GameCode.parse(code).number
 
 
-def paced(log: str, step_ms: int = PACE_MS) -> list[int]:
-    return [step_ms * (index + 1) for index in range(len(log.split()))]
+def paced(log: str, step_ms: int = PACE_MS, *, first_ms: int = 0) -> list[int]:
+    """Times as the page's clock gives them: the first move at 0 (the clock starts with it),
+    then one every `step_ms`; `first_ms` shifts them all (a clock started with the deal)."""
+    return [first_ms + step_ms * index for index in range(len(log.split()))]
 
 
 def body(

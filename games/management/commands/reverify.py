@@ -1,7 +1,9 @@
-"""`python manage.py reverify [--since DATE] [--status verified,rejected]`: judge results again.
+"""`python manage.py reverify [--since DATE] [--status verified,rejected] [--reason CODE,…]`:
+judge results again.
 
 Replays every selected submission with the current engine and settings, stores the new
-verdicts, rebuilds the boards of players whose verdict changed, and lists the changes.
+verdicts, rebuilds the boards of players whose verdict changed (a result that counts now gets
+its places), and lists the changes. Running it again changes nothing more.
 """
 
 from __future__ import annotations
@@ -38,9 +40,16 @@ class Command(BaseCommand):
             default="verified,rejected",
             help="comma-separated statuses to re-verify (default: verified,rejected; pending settles them)",
         )
+        parser.add_argument(
+            "--reason",
+            help="comma-separated reason codes: only rejected results refused for one of them "
+            "(e.g. timing_move)",
+        )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    def handle(self, *args, since=None, status="verified,rejected", no_progress=False, **options):
+    def handle(
+        self, *args, since=None, status="verified,rejected", reason=None, no_progress=False, **options
+    ):
         statuses = {part.strip() for part in status.split(",") if part.strip()}
         if unknown := statuses - STATUSES:
             raise CommandError(
@@ -49,6 +58,8 @@ class Command(BaseCommand):
         submissions = Submission.objects.filter(status__in=statuses).select_related("game").order_by("pk")
         if since:
             submissions = submissions.filter(received_at__gte=parse_since(since))
+        if reason:
+            submissions = submissions.filter(reason_code__in=[part.strip() for part in reason.split(",")])
         total = submissions.count()
         progress = None if no_progress else Progress(total, stream=sys.stderr)
         changes = []
