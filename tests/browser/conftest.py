@@ -8,27 +8,17 @@ expects such a problem reads and clears `page_problems`.
 
 import os
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
+from watch import let_pages_report, watch_for_problems
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 SKIP_REASON = "install Debian's chromium (apt-get install chromium) to run browser tests"
 ARTIFACTS_DIR = Path(__file__).resolve().parents[2] / "test-artifacts"
-LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 
 # Playwright's sync API keeps an event loop running in this thread, and Django refuses ORM
 # calls from a thread with a running loop. Set here only, never in the settings.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-_REPORT_CSP_VIOLATIONS = """
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__reportCspViolation(
-    `${event.violatedDirective} blocked ${event.blockedURI || "inline code"}` +
-    ` (${event.sourceFile || document.location.href}:${event.lineNumber})`
-  );
-});
-"""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -73,25 +63,7 @@ def page_problems() -> list[str]:
 
 @pytest.fixture
 def context(context, page_problems: list[str]):
-    context.expose_function("__reportCspViolation", lambda text: page_problems.append(f"CSP: {text}"))
-    context.add_init_script(_REPORT_CSP_VIOLATIONS)
-    context.on("weberror", lambda error: page_problems.append(f"uncaught error: {error.error}"))
-
-    def note_csp_console_error(message) -> None:
-        if message.type == "error" and "Content Security Policy" in message.text:
-            page_problems.append(f"CSP (console): {message.text}")
-
-    context.on("console", note_csp_console_error)
-
-    def refuse_outside_requests(route) -> None:
-        url = urlparse(route.request.url)
-        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
-            page_problems.append(f"request outside this machine: {route.request.url}")
-            route.abort()
-        else:
-            route.continue_()
-
-    context.route("**/*", refuse_outside_requests)
+    watch_for_problems(context, page_problems)
     return context
 
 
@@ -102,22 +74,12 @@ def artifacts_dir() -> Path:
     return ARTIFACTS_DIR
 
 
-def _let_pages_report(context) -> None:
-    """A round trip to each open page, so that events it already sent reach the listeners."""
-    for page in context.pages:
-        if not page.is_closed():
-            try:
-                page.evaluate("() => new Promise((resolve) => setTimeout(resolve, 0))")
-            except Exception:  # a page navigating or closing away has nothing more to say
-                pass
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item):
     result = yield
     problems = item.funcargs.get("page_problems")
     if problems is not None and "context" in item.funcargs:
-        _let_pages_report(item.funcargs["context"])
+        let_pages_report(item.funcargs["context"])
     if problems:
         pytest.fail("the browser reported problems:\n  " + "\n  ".join(problems), pytrace=False)
     return result

@@ -2,7 +2,9 @@
 submitted, verified by the server's replay and shown with their ranks; offline wins sent later.
 
 The server draws ranked deals at random; these tests make its draw the deal of a known
-winning log (`issue_only`), and play faster than a person (`allow_fast_play`).
+winning log (`issue_only`); the moves are played at a quick player's pace, and the server
+judges them with its shipped thresholds. (tests/browser/test_journeys.py plays the whole journey
+against a server process, with nothing of the server changed.)
 """
 
 import pytest
@@ -11,7 +13,6 @@ from helpers import (
     PASSWORD,
     READY,
     WIN,
-    allow_fast_play,
     assert_shows,
     issue_only,
     make_player,
@@ -35,11 +36,10 @@ NAV = "[data-account-nav]"
 PHONE = {"width": 360, "height": 740}
 
 
-def open_signed_in(page: Page, context, base_url: str, name: str, monkeypatch, settings):
+def open_signed_in(page: Page, context, base_url: str, name: str, monkeypatch):
     """A new player, signed in, on the game page with a ranked deal of the known win: (player, game id)."""
     code, _ = winning_game()
     issue_only(monkeypatch, code)
-    allow_fast_play(settings)
     player = make_player(name)
     sign_in(context, base_url, player)
     page.emulate_media(reduced_motion="reduce")
@@ -54,11 +54,10 @@ def rank_on(banner, board: str):
 
 @pytest.mark.browser_context_args(viewport={"width": 1366, "height": 768})
 def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
-    live_server, page: Page, monkeypatch, settings, artifacts_dir
+    live_server, page: Page, monkeypatch, artifacts_dir
 ):
     code, tokens = winning_game()
     issue_only(monkeypatch, code)
-    allow_fast_play(settings)
     page.emulate_media(reduced_motion="reduce")
     page.goto(f"{live_server.url}/")
     page.wait_for_selector(READY)
@@ -142,10 +141,10 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
 
 
 def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitted(
-    live_server, page: Page, context, monkeypatch, settings, artifacts_dir
+    live_server, page: Page, context, monkeypatch, artifacts_dir
 ):
     code, tokens = winning_game()
-    player, first_id = open_signed_in(page, context, live_server.url, "bert", monkeypatch, settings)
+    player, first_id = open_signed_in(page, context, live_server.url, "bert", monkeypatch)
     # The page keeps three more deals per rule set for offline play, refilled as it takes one.
     page.wait_for_function(
         """() => { const pool = JSON.parse(localStorage.getItem("yukon.pool.v1"));
@@ -194,11 +193,9 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
     assert left.log == " ".join(tokens[:3] + ["U", "U", "U", tokens[0]])
 
 
-def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(
-    server, page: Page, context, monkeypatch, settings
-):
+def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(server, page: Page, context, monkeypatch):
     code, tokens = winning_game()
-    _, game_id = open_signed_in(page, context, server.url, "cleo", monkeypatch, settings)
+    _, game_id = open_signed_in(page, context, server.url, "cleo", monkeypatch)
     wait_for_the_worker(page)
     game = Game(code)
     play_all(page, game, tokens[:-12])
@@ -210,6 +207,10 @@ def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(
     expect(banner).to_be_visible()
     verdict = banner.locator("[data-win-verdict]")
     expect(verdict).to_have_attribute("data-state", "waiting")
+    # A best only once verified: until then the banner says it is provisional.
+    best = banner.locator('[data-win="best"]')
+    expect(banner).to_have_attribute("data-new-best", "provisional")
+    expect(best).to_have_text("Your best yet (Classic), once the server has verified it.")
     expect(page.locator("[data-results-chip]")).to_have_attribute("data-pending", "1")
     (entry,) = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.outbox.v1'))")
     assert (entry["game"], entry["state"], entry["won"]) == (int(game_id), "waiting", True)
@@ -220,6 +221,8 @@ def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(
     page.evaluate("() => dispatchEvent(new Event('online'))")
     expect(verdict).to_have_attribute("data-state", "verified", timeout=15_000)
     expect(rank_on(banner, "classic:all")).to_have_attribute("data-rank", "1")
+    expect(banner).to_have_attribute("data-new-best", "new")
+    expect(best).to_have_text("New personal best (Classic)!")
     expect(page.locator("[data-results-chip]")).to_be_hidden()
     submission = Submission.objects.get(game_id=game_id)
     assert (submission.status, submission.won, str(submission.client_id)) == (

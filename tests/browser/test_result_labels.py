@@ -1,21 +1,26 @@
 """What the Results list says of two results the server counts differently from the usual:
 a ranked win whose game was played on another device (409 `game_used`), which the outbox sends
 again as an unranked result of its code so that it counts on the deal's own board; and a win
-played with a hint (assisted), which goes on no board.
+played with a hint (assisted), which goes on no board; and a win the earlier timing rule refused,
+judged again since.
 """
 
+import io
+import json
 import uuid
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
-from helpers import READY, allow_fast_play, make_player, sign_in, winning_game
+from helpers import READY, make_player, recorded_win, sign_in, winning_game
 from playwright.sync_api import Page, expect
 from test_pool_recovery import played_elsewhere
 
 from games.engine import GameCode
 from games.models import Submission
 from games.services import game_issue
+from leaderboard.services import player_entries_rebuild
 
 pytestmark = pytest.mark.browser
 
@@ -47,9 +52,8 @@ def settled(page: Page, count: int) -> None:
 
 @pytest.mark.browser_context_args(viewport={"width": 1366, "height": 768})
 def test_a_ranked_win_played_elsewhere_counts_unranked_and_an_assisted_win_says_so(
-    live_server, page: Page, context, settings, artifacts_dir
+    live_server, page: Page, context, artifacts_dir
 ):
-    allow_fast_play(settings)
     code, tokens = winning_game()
     player = make_player("mei")
     number = GameCode.parse(code).number
@@ -94,3 +98,92 @@ def test_a_ranked_win_played_elsewhere_counts_unranked_and_an_assisted_win_says_
     expect(assisted.locator(".ranks li")).to_have_count(0)
     expect(assisted.locator("[data-fallback]")).to_have_count(0)
     page.screenshot(path=artifacts_dir / "results-played-elsewhere.png")
+
+
+LEGACY_REFUSAL = "move 1 `{}` came 0 ms after the previous one; no one plays faster than 40 ms"
+
+
+def legacy_entry(submission, *, state: str, reason: str, reason_code: str) -> dict:
+    """An outbox entry as the earlier build left it, for a stored submission."""
+    return {
+        "client_id": str(submission.client_id), "game": submission.game_id, "code": submission.code,
+        "log": submission.log, "move_times_ms": submission.move_times_ms,
+        "duration_ms": submission.duration_ms, "finished_at": submission.received_at.isoformat(),
+        "client_version": "earlier", "owner": submission.user_id, "rules": submission.rules,
+        "won": True, "moves": submission.moves, "score": submission.score, "assisted": False,
+        "state": state, "submission": submission.pk, "uploaded_by": submission.user_id, "seen": True,
+        "reason": reason, "reason_code": reason_code,
+    }  # fmt: skip
+
+
+def kept_best(entry: dict) -> dict:
+    """The best the earlier build kept at once, when the win was made."""
+    return {
+        "score": entry["score"], "moves": entry["moves"], "points": 625, "durationMs": entry["duration_ms"],
+        "code": entry["code"], "finishedAt": entry["finished_at"],
+    }  # fmt: skip
+
+
+@pytest.mark.browser_context_args(viewport={"width": 1366, "height": 768})
+def test_a_win_refused_for_move_one_is_asked_for_again_and_counts_once_judged_again(
+    live_server, page: Page, context, artifacts_dir
+):
+    """A page of the earlier build: its Classic win was refused because move 1 was timed from 0,
+    and it kept that win as its best at once; so it did with a Relaxed win refused for a reason
+    that stands. The server judges the first again (the one-off reverify); when the player comes
+    back, the page asks for that verdict once more and shows the win verified and ranked, and
+    /me shows it as the device's best, never the Relaxed win still refused."""
+    code, tokens = winning_game()
+    player = make_player("noor")
+    classic = recorded_win(player, code, tokens)
+    relaxed = recorded_win(player, *winning_game("relaxed"))
+    refusal = LEGACY_REFUSAL.format(tokens[0])
+    Submission.objects.filter(pk=classic.pk).update(  # as the earlier rule left it
+        status="rejected", won=False, ranks={}, reason_code="timing_move", reason=refusal
+    )
+    Submission.objects.filter(pk=relaxed.pk).update(
+        status="rejected", won=False, ranks={}, reason_code="suspended"
+    )
+    player_entries_rebuild(user_id=player.pk)
+    outbox = [
+        legacy_entry(
+            classic, state="rejected", reason=LEGACY_REFUSAL.format(tokens[0]), reason_code="timing_move"
+        ),
+        legacy_entry(
+            relaxed, state="rejected", reason="the player is suspended: test", reason_code="suspended"
+        ),
+    ]
+    bests = {"classic": kept_best(outbox[0]), "relaxed": kept_best(outbox[1])}
+    context.add_init_script(
+        f"""if (!localStorage.getItem("yukon.outbox.v1")) {{
+            localStorage.setItem("yukon.outbox.v1", JSON.stringify({json.dumps(outbox)}));
+            localStorage.setItem("yukon.bests.v1", JSON.stringify({json.dumps(bests)}));
+        }}"""
+    )
+
+    out = io.StringIO()
+    call_command("reverify", "--status", "rejected", "--reason", "timing_move", "--no-progress", stdout=out)
+    assert out.getvalue().splitlines()[-1] == "re-verified 1 submission(s); 1 verdict(s) changed"
+
+    sign_in(context, live_server.url, player)
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('yukon.outbox.v1'))[0].state === 'verified'", timeout=15_000
+    )
+    page.locator("[data-results-chip]").click()
+    judged_again = page.locator(f'{RESULT}[data-result="{outbox[0]["client_id"]}"]')
+    still_refused = page.locator(f'{RESULT}[data-result="{outbox[1]["client_id"]}"]')
+    expect(judged_again).to_have_attribute("data-state", "verified")
+    expect(judged_again.locator(f'.ranks [data-board="deal:{code}"]')).to_have_attribute("data-rank", "1")
+    expect(judged_again.locator(".ranks li")).to_have_count(4)  # all time, week, day, the deal
+    expect(still_refused).to_have_attribute("data-state", "rejected")
+    page.screenshot(path=artifacts_dir / "results-judged-again.png")
+
+    page.goto(f"{live_server.url}/me")
+    classic_card = page.locator('[data-rules-figures="classic"]')
+    expect(classic_card.locator('[data-figure="best_score"]')).to_have_text(f"{classic.score:,}")
+    expect(classic_card.locator("[data-device-best]")).to_have_attribute("data-device-best", "verified")
+    relaxed_card = page.locator('[data-rules-figures="relaxed"]')
+    expect(relaxed_card.locator("[data-device-best]")).to_have_attribute("data-device-best", "none")
+    expect(relaxed_card.locator("[data-device-best]")).to_have_text("No win on this device yet.")

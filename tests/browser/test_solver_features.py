@@ -14,7 +14,6 @@ from helpers import (
     BAR,
     READY,
     WIN,
-    allow_fast_play,
     make_player,
     open_game,
     play_all,
@@ -165,9 +164,8 @@ def play_hinted(page: Page, game: Game, move: Move) -> None:
 
 
 def test_a_hint_lights_a_legal_move_and_a_win_after_it_is_sent_assisted(
-    live_server, page: Page, context, settings, artifacts_dir
+    live_server, page: Page, context, artifacts_dir
 ):
-    allow_fast_play(settings)
     code, tokens = winning_game()
     sign_in(context, live_server.url, make_player("hana"))
     open_game(page, live_server.url, code)

@@ -8,6 +8,7 @@ import { knownAccount, refreshAccount, renderAccountNav } from "./account.js";
 import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
 import { bindControls } from "./controls.js";
+import { mergeServerBests, shownBest, winRecord } from "./bests.js";
 import { Dealer } from "./dealer.js";
 import { FOUNDATION, cardLabel, parseCode } from "./engine.js";
 import { Hints } from "./hints.js";
@@ -17,7 +18,7 @@ import { Keys } from "./keys.js";
 import { ResultsView } from "./results.js";
 import { ORIGINS, Session } from "./session.js";
 import * as store from "./store.js";
-import { ResultsSync } from "./sync.js";
+import { ResultsSync, onResultsChange } from "./sync.js";
 import { Table } from "./table.js";
 import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, describeMove } from "./ui.js";
 import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
@@ -57,6 +58,9 @@ class App {
       accountOf: () => this.account,
       resultIdOf: () => this.session.resultId,
       send: () => this.sync.kick(),
+    });
+    onResultsChange(() => {
+      if (this.winBanner.dialog.open && this.session.won) this.#showRecord(); // a verdict came
     });
     this.undoButton = $('[data-action="undo"]');
     this.walkthrough = new Walkthrough(this);
@@ -121,7 +125,7 @@ class App {
     if (!account || this.#bestsMerged) return;
     const me = await api("/api/me/");
     if (me.ok) {
-      store.mergeServerBests(me.data?.rules);
+      mergeServerBests(me.data?.rules);
       this.#bestsMerged = true;
     }
   }
@@ -310,21 +314,26 @@ class App {
       finishedAt: new Date().toISOString(),
       assisted: session.assisted,
     };
-    let best = store.loadBests()[game.rules];
-    let isNew = false;
     if (justWon && !session.resultId) {
       this.dealer.submit(session, result.durationMs, result.finishedAt);
-      if (!session.assisted) ({ best, isNew } = store.recordBest(game.rules, result)); // a hint's win is no record
       this.save();
       this.sync.kick();
     }
     this.say(t("say.won", { count: result.moves }));
     this.winBanner.setLinks(game.code);
-    const closed = this.winBanner.open(result, best ?? result, isNew);
+    const closed = this.winBanner.open(result);
+    this.#showRecord();
     this.results.showVerdict();
     const choice = await closed;
     if (choice === "new-deal") this.newDeal();
     else if (choice === "redeal") this.redeal();
+  }
+
+  // The win banner's line on the record: provisional until the server's verdict (bests.js).
+  #showRecord() {
+    const { rules, resultId } = this.session;
+    const { best, provisional } = shownBest(rules);
+    this.winBanner.showRecord(rules, winRecord(rules, resultId), best, provisional);
   }
 
   // ---- settings ------------------------------------------------------------------------

@@ -3,10 +3,10 @@
 // newest first, from GET /api/submissions/ (its `next` link for more). Signed out: a prompt.
 
 import { api, apiPath } from "./api.js";
+import { shownBest } from "./bests.js";
 import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate, formatWhen } from "./dom.js";
 import { t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
-import { loadBests } from "./store.js";
 import { pendingResults } from "./sync.js";
 
 const PERIOD_KEYS = { all: "me.allTime", week: "me.thisWeek", day: "me.today" };
@@ -29,6 +29,14 @@ function bestGame(best) {
   );
 }
 
+// The device's best: verified, or a better win still waiting for its verdict (said so); never a refused one.
+function deviceBestText({ best, provisional }) {
+  if (!best) return t("me.noDeviceWin");
+  const score = formatNumber(best.score);
+  if (typeof best.durationMs !== "number") return t("me.deviceBestScore", { score });
+  return t(provisional ? "me.deviceBestPending" : "me.deviceBest", { score, time: formatDuration(best.durationMs) });
+}
+
 function rulesCard(rules, figures, deviceBest) {
   const ranks = Object.entries(figures.ranks ?? {}).map(([period, { board, rank }]) =>
     el(
@@ -37,11 +45,6 @@ function rulesCard(rules, figures, deviceBest) {
       el("a", { href: `${boardLink(board)}&around=me` }, el("span", {}, PERIOD_KEYS[period] ? t(PERIOD_KEYS[period]) : period), el("strong", {}, rank ? `#${formatNumber(rank)}` : "—")),
     ),
   );
-  const best = !deviceBest
-    ? t("me.noDeviceWin")
-    : typeof deviceBest.durationMs === "number"
-      ? t("me.deviceBest", { score: formatNumber(deviceBest.score), time: formatDuration(deviceBest.durationMs) })
-      : t("me.deviceBestScore", { score: formatNumber(deviceBest.score) });
   return el(
     "article",
     { class: "figure-card", dataset: { rulesFigures: rules } },
@@ -60,7 +63,7 @@ function rulesCard(rules, figures, deviceBest) {
     ),
     el("h3", {}, t("me.placesNow")),
     el("ul", { class: "rank-chips" }, ranks),
-    el("p", { class: "muted device-best" }, best),
+    el("p", { class: "muted device-best", dataset: { deviceBest: deviceBest.provisional ? "provisional" : deviceBest.best ? "verified" : "none" } }, deviceBestText(deviceBest)),
   );
 }
 
@@ -122,8 +125,7 @@ class MePage {
     }
     $("[data-me-title]").textContent = me.data.player.name;
     document.title = t("me.title", { player: me.data.player.name });
-    const bests = loadBests();
-    $("[data-figures]").replaceChildren(...Object.entries(me.data.rules).map(([rules, figures]) => rulesCard(rules, figures, bests[rules])));
+    $("[data-figures]").replaceChildren(...Object.entries(me.data.rules).map(([rules, figures]) => rulesCard(rules, figures, shownBest(rules))));
     this.#showDevice();
     await this.#showHistory("/api/submissions/?page_size=20", false);
   }

@@ -1,6 +1,7 @@
 // What the device remembers, in localStorage: the aids chosen, the game in progress (so a
-// reload or a closed tab resumes it), and the personal bests per rule set. Every read
-// survives missing, old or damaged data by falling back to the defaults.
+// reload or a closed tab resumes it), and the personal bests per rule set (bests.js decides
+// what they are). Every read survives missing, old or damaged data by falling back to the
+// defaults.
 
 const KEYS = Object.freeze({
   settings: "yukon.settings.v1",
@@ -78,40 +79,4 @@ export function loadBests() {
   return { classic: null, relaxed: null, ...(isObject(saved) ? saved : {}) };
 }
 
-/** A higher ranked score is better; for the same score, the shorter time. */
-export const isBetter = (result, best) =>
-  !best || result.score > best.score || (result.score === best.score && result.durationMs < best.durationMs);
-
-/**
- * Keep `result` ({score, moves, points, durationMs, code, finishedAt}) as the best of its rule
- * set if it beats the one kept. Returns `{best, isNew}`.
- */
-export function recordBest(rules, result) {
-  const bests = loadBests();
-  const isNew = isBetter(result, bests[rules]);
-  if (isNew) {
-    bests[rules] = result;
-    write(KEYS.bests, bests);
-  }
-  return { best: bests[rules], isNew };
-}
-
-/**
- * Fold the server's figures (GET /api/me/ `rules`) into the bests kept here: a better score
- * won on another device becomes this device's best too (its time may be unknown: null).
- */
-export function mergeServerBests(serverRules) {
-  const bests = loadBests();
-  let changed = false;
-  for (const rules of ["classic", "relaxed"]) {
-    const server = serverRules?.[rules];
-    if (!server || typeof server.best_score !== "number") continue;
-    const kept = bests[rules];
-    if (!kept || server.best_score > kept.score) {
-      bests[rules] = { score: server.best_score, moves: null, points: null, durationMs: null, code: null, finishedAt: null, fromServer: true };
-      changed = true;
-    }
-  }
-  if (changed) write(KEYS.bests, bests);
-  return bests;
-}
+export const saveBests = (bests) => write(KEYS.bests, bests);

@@ -72,9 +72,10 @@ function writeOutbox(entries) {
   dispatchEvent(new CustomEvent(CHANGE_EVENT));
 }
 
-// A result that settles is new to the player until they have seen its verdict (markSeen).
-function update(clientId, changes) {
-  const settled = changes.state === "verified" || changes.state === "rejected";
+// A result that settles is new to the player until they have seen its verdict (markSeen);
+// `news: false` keeps it as it was (a verdict asked for again that did not change).
+function update(clientId, changes, { news = true } = {}) {
+  const settled = news && (changes.state === "verified" || changes.state === "rejected");
   const change = { ...changes, ...(settled ? { seen: false } : {}), updated_at: new Date().toISOString() };
   writeOutbox(readOutbox().map((entry) => (entry.client_id === clientId ? { ...entry, ...change } : entry)));
 }
@@ -178,8 +179,24 @@ export async function uploadPending({ account, fetchImpl } = {}) {
   return { sent, pending: pendingResults().length, reason: null };
 }
 
+// Refusals the server has since judged again: until the timing model was fixed, `timing_move`
+// refused every game a person played (move 1 was timed from 0), and those results were judged
+// again (docs/operations.md, "Upgrading"). Such a verdict is asked for once more.
+const JUDGED_AGAIN = new Set(["timing_move"]);
+
+/** Send `account`'s results refused for a reason judged again back to "sent", once each. */
+export function askAgainJudgedAgain(account) {
+  const entries = readOutbox();
+  const again = (entry) =>
+    entry.state === "rejected" && JUDGED_AGAIN.has(entry.reason_code) && entry.submission && entry.uploaded_by === account?.id && !entry.asked_again;
+  if (!entries.some(again)) return 0;
+  writeOutbox(entries.map((entry) => (again(entry) ? { ...entry, state: "sent", asked_again: entry.reason_code } : entry)));
+  return entries.filter(again).length;
+}
+
 /** Ask for the verdict of every sent result of `account`. Resolves how many are still unsettled. */
 export async function pollSent({ account, fetchImpl } = {}) {
+  if (account) askAgainJudgedAgain(account);
   let unsettled = 0;
   for (const entry of readOutbox()) {
     if (entry.state !== "sent") continue;
@@ -193,7 +210,9 @@ export async function pollSent({ account, fetchImpl } = {}) {
         verdict: { won: submission.won, moves: submission.moves, score: submission.score, points: submission.points, assisted: submission.assisted === true },
       });
     } else if (answer.ok && submission?.status === "rejected") {
-      update(entry.client_id, { state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: submission.reason?.code ?? "" });
+      const code = submission.reason?.code ?? "";
+      const unchanged = entry.asked_again === code; // asked again, and still refused for the same reason
+      update(entry.client_id, { state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: code }, { news: !unchanged });
     } else if (answer.status === 404) {
       update(entry.client_id, { state: "rejected", reason: t("results.gone") });
     } else {

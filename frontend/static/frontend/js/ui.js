@@ -303,8 +303,8 @@ export class WinBanner {
     }
   }
 
-  /** `result`: {moves, durationMs, score, points, rules, assisted}; `best`: the kept best; `isNew`. */
-  open(result, best, isNew) {
+  /** `result`: {moves, durationMs, score, points, rules, assisted}. The record's line: showRecord. */
+  open(result) {
     $("[data-win-assisted]", this.dialog).hidden = !result.assisted;
     const fields = {
       moves: formatNumber(result.moves),
@@ -317,16 +317,29 @@ export class WinBanner {
       element.textContent = text;
       element.dataset.value = String(name === "time" ? result.durationMs : result[name]);
     }
-    const rules = t(`rules.${result.rules}`);
-    const bestLine = $('[data-win="best"]', this.dialog);
-    const score = formatNumber(best.score);
-    bestLine.textContent = isNew
-      ? t("win.newBest", { rules })
-      : typeof best.durationMs === "number"
-        ? t("win.best", { rules, score, time: formatDuration(best.durationMs) })
-        : t("win.bestScore", { rules, score });
-    bestLine.classList.toggle("new-best", isNew);
-    this.dialog.dataset.newBest = String(isNew);
     return openDialog(this.dialog);
+  }
+
+  /**
+   * The line on the player's record. `record` (bests.js winRecord): "new" once the server has
+   * verified a better win, "provisional" before its verdict, else the best of the rule set
+   * (`best`, itself `provisional` while its verdict is awaited); data-new-best says which.
+   */
+  showRecord(rules, record, best, provisional) {
+    const line = $('[data-win="best"]', this.dialog);
+    const name = t(`rules.${rules}`);
+    if (record === "new" || record === "provisional") {
+      line.textContent = t(record === "new" ? "win.newBest" : "win.provisionalBest", { rules: name });
+    } else if (best) {
+      const score = formatNumber(best.score);
+      line.textContent =
+        typeof best.durationMs !== "number"
+          ? t("win.bestScore", { rules: name, score })
+          : t(provisional ? "win.bestPending" : "win.best", { rules: name, score, time: formatDuration(best.durationMs) });
+    } else {
+      line.textContent = "";
+    }
+    line.classList.toggle("new-best", record === "new" || record === "provisional");
+    this.dialog.dataset.newBest = record;
   }
 }

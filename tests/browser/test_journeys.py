@@ -1,0 +1,447 @@
+"""Player journeys, end to end: Chromium against the site as README starts it.
+
+One server process for the module (`make run` on a fresh SQLite file, or `make stack` on a fresh
+PostgreSQL database and a Redis database of its own when REDIS_URL is set), with the shipped
+settings: nothing relaxed, nothing monkeypatched. Players sign up and in through the forms and
+play by pointer gestures 200–300 ms apart; the winning lines come from the project's solver on
+the deal the page shows. Every check goes through the pages (and what they ask of the API).
+The harness is journeys.py; screenshots go to test-artifacts/journey-*.png, the server's output
+to test-artifacts/journey-server-<run|stack>.log.
+"""
+
+import os
+import re
+import zlib
+from dataclasses import dataclass
+
+import pytest
+from helpers import BAR, WIN, assert_shows, game_after, wait_for_moves, wait_for_the_worker
+from journeys import (
+    ARTIFACTS_DIR,
+    DEAL_BOARD,
+    GLOBAL_BOARD,
+    NAV,
+    SLOW_MS,
+    VERDICT,
+    VERDICT_MS,
+    Deal,
+    JourneyServer,
+    Pace,
+    Player,
+    banner_ranks,
+    deal_on_table,
+    first_moves,
+    journey_stack_data,
+    leave_ranked_game,
+    me_figures,
+    me_history,
+    new_player,
+    open_deal_board,
+    open_results,
+    outbox_entry_of_game,
+    page_move_times,
+    play_line,
+    rank_of_period,
+    ready,
+    row_of,
+    settled_verdict,
+    shot,
+    show_period,
+    sign_in_from_me,
+    sign_up,
+    wait_for_a_ranked_deal,
+    wait_for_the_pool,
+    wait_until_settled,
+    winning_line,
+)
+from playwright.sync_api import Page, expect
+from watch import let_pages_report, watch_for_problems
+
+from games.engine import DEAL_COUNT, Game, Rules, format_code
+
+pytestmark = [pytest.mark.browser, pytest.mark.journey]
+
+PERIODS = ("all", "week", "day")
+MAX_DEALS = 5  # ranked deals tried before one the solver wins
+LEFT_AFTER = 4  # moves of a game left unfinished
+
+
+@pytest.fixture(scope="module")
+def journey_server(tmp_path_factory):
+    """`make stack` when REDIS_URL is set (a fresh database `yukon_journey`, Redis database
+    REDIS_URL's + 1), else `make run` on a fresh SQLite file; stopped with its process group."""
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
+    if os.environ.get("REDIS_URL"):
+        target, data = "stack", journey_stack_data()
+    else:
+        target = "run"
+        data = {"DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('journey') / 'journey.sqlite3'}"}
+    log_path = ARTIFACTS_DIR / f"journey-server-{target}.log"
+    log_path.write_text("")
+    server = JourneyServer(target=target, data=data, log_path=log_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pace(request) -> Pace:
+    """A human pace, seeded by the test's name (the same draws every run)."""
+    seed = zlib.crc32(request.node.nodeid.encode())
+    print(f"pace seed {seed}")
+    return Pace(seed)
+
+
+@dataclass
+class LeftGame:
+    deal: Deal
+    moves: int
+
+
+def leave_after_a_few_moves(page: Page, deal: Deal, pace: Pace) -> LeftGame:
+    """A few moves of the ranked deal on the table, then New deal → "Submit and leave"."""
+    game = Game(deal.code)
+    play_line(page, game, first_moves(deal.code, LEFT_AFTER), pace)
+    leave_ranked_game(page)
+    expect(page.locator(BAR)).not_to_have_attribute("data-game-id", deal.game_id, timeout=SLOW_MS)
+    return LeftGame(deal, game.moves_made)
+
+
+def take_a_winnable_ranked_deal(page: Page, pace: Pace, left: list[LeftGame]) -> tuple[Deal, list[str]]:
+    """The ranked deal on the table, if the solver wins it; otherwise it is left unfinished (and
+    goes into `left`) and the next one is tried."""
+    deal = wait_for_a_ranked_deal(page)
+    for _ in range(MAX_DEALS):
+        tokens = winning_line(deal.code)
+        if tokens:
+            return deal, tokens
+        print(f"no win found for {deal.code}: left unfinished after {LEFT_AFTER} moves")
+        left.append(leave_after_a_few_moves(page, deal, pace))
+        deal = wait_for_a_ranked_deal(page, not_game=deal.game_id)
+    pytest.fail(f"the solver won none of {MAX_DEALS} ranked deals")
+
+
+def win(page: Page, deal: Deal, tokens: list[str], pace: Pace) -> int:
+    """The deal on the table won by gestures; the banner opens. Returns the page's ranked score."""
+    bar = page.locator(BAR)
+    expect(bar).to_have_attribute("data-code", deal.code)  # the deal the line was found for
+    if deal.game_id:
+        expect(bar).to_have_attribute("data-game-id", deal.game_id)
+    wait_for_moves(page, 0)
+    game = Game(deal.code)
+    play_line(page, game, tokens, pace)
+    assert game.is_won()
+    expect(page.locator(WIN)).to_be_visible()
+    times = page_move_times(page)
+    gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
+    print(
+        f"{deal.code}: {len(tokens)} moves; the page's clock at the first moves {times[:3]} ms, "
+        f"gaps {min(gaps, default=0)}–{max(gaps, default=0)} ms"
+    )
+    return int(page.locator(BAR).get_attribute("data-score"))
+
+
+def check_verified(page: Page, name: str, what: str) -> dict[str, int]:
+    """The banner's verdict once settled (screenshot `journey-<name>.png`); it must be verified.
+    Returns its ranks."""
+    state, words = settled_verdict(page, VERDICT_MS)
+    shot(page, name)
+    assert state == "verified", f"the server did not verify {what}: the banner says {words!r}"
+    return banner_ranks(page)
+
+
+def check_not_on_ranked_boards(page: Page, base_url: str, player: Player) -> None:
+    """/leaderboard around the player, each period: no entry (an unranked win only)."""
+    page.goto(f"{base_url}/leaderboard?around=me")
+    ready(page)
+    board = page.locator(GLOBAL_BOARD)
+    expect(board).to_have_attribute("data-around", "true")
+    for period in PERIODS:
+        show_period(page, period)
+        expect(board).to_have_attribute("data-state", "empty")
+        expect(board.locator(".board-message")).to_have_text(
+            "You have no entry on this board yet: win a ranked deal to get one."
+        )
+        expect(row_of(page, GLOBAL_BOARD, player)).to_have_count(0)
+
+
+def check_on_deal_board(page: Page, base_url: str, player: Player, code: str, rank: int, score: int) -> None:
+    open_deal_board(page, base_url, code)
+    row = row_of(page, DEAL_BOARD, player)
+    expect(row).to_have_count(1)
+    expect(row).to_have_attribute("data-me", "")
+    expect(row).to_have_attribute("data-rank", str(rank))
+    expect(row.locator(".score")).to_have_text(f"{score:,}")
+
+
+def check_on_ranked_boards(
+    page: Page, base_url: str, player: Player, ranks: dict, score: int, name: str
+) -> None:
+    """/leaderboard, Classic, all time / this week / today: the player's row at the banner's
+    rank (screenshots journey-<name>-<period>.png)."""
+    page.goto(f"{base_url}/leaderboard")
+    ready(page)
+    for period in PERIODS:
+        show_period(page, period)
+        row = row_of(page, GLOBAL_BOARD, player)
+        expect(row).to_have_count(1)
+        expect(row).to_have_attribute("data-me", "")
+        expect(row).to_have_attribute("data-rank", str(rank_of_period(ranks, "classic", period)))
+        expect(row.locator(".score")).to_have_text(f"{score:,}")
+        shot(page, f"{name}-{period}")
+
+
+def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_left(
+    journey_server: JourneyServer, page: Page, context, browser, page_problems: list[str], pace: Pace
+):
+    """Sign up from the header; take a ranked deal; win it by taps and drags; the banner shows
+    the verified result and its ranks; the player is on /leaderboard (all, week, day) and on the
+    deal's board; /me shows the personal best and the games; the replay plays the win; a second
+    browser signed in through the form sees the same. A ranked game left after a few moves (a
+    deal the solver could not win, else the next deal, deliberately) is recorded as played:
+    verified, not won.
+
+    Screenshots: journey-ranked-signed-up, journey-ranked-win, journey-ranked-left-results,
+    journey-ranked-board-all / -week / -day, journey-ranked-deal-board, journey-ranked-me,
+    journey-ranked-replay, journey-ranked-second-device-me (.png).
+    """
+    url = journey_server.url
+    player = new_player("ranked")
+    sign_up(page, url, player)
+    wait_for_a_ranked_deal(page)
+    shot(page, "ranked-signed-up")
+
+    left: list[LeftGame] = []
+    deal, tokens = take_a_winnable_ranked_deal(page, pace, left)
+    score = win(page, deal, tokens, pace)
+    banner = page.locator(WIN)
+    expect(banner.locator('[data-win="score"]')).to_have_text(f"{score:,}")
+    ranks = check_verified(page, "ranked-win", f"the ranked win of {deal.code} (game {deal.game_id})")
+    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Ranked: your places")
+    for period in PERIODS:
+        assert rank_of_period(ranks, "classic", period), f"no {period} rank on the banner: {ranks}"
+    assert ranks.get(f"deal:{deal.code}"), f"no rank on the deal's board on the banner: {ranks}"
+    assert len(ranks) == 4, ranks
+    # The player's first win, verified: a personal best now (before the verdict, a provisional one).
+    expect(banner).to_have_attribute("data-new-best", "new")
+    expect(banner.locator('[data-win="best"]')).to_have_text("New personal best (Classic)!")
+
+    # A ranked game left unfinished: the one the solver could not win, else the next deal.
+    if left:
+        banner.get_by_role("button", name="Close").click()
+    else:
+        banner.locator('[data-close="new-deal"]').click()
+        next_deal = wait_for_a_ranked_deal(page, not_game=deal.game_id)
+        left.append(leave_after_a_few_moves(page, next_deal, pace))
+        wait_for_a_ranked_deal(page, not_game=next_deal.game_id)
+    for game in left:
+        entry = outbox_entry_of_game(page, game.deal.game_id)
+        assert (entry["won"], entry["moves"]) == (False, game.moves), entry
+        wait_until_settled(page, entry["client_id"])
+    results = open_results(page)
+    shot(page, "ranked-left-results")
+    for game in left:
+        entry = outbox_entry_of_game(page, game.deal.game_id)
+        item = results.locator(f'[data-result="{entry["client_id"]}"]')
+        assert entry["state"] == "verified", (
+            f"the ranked game {game.deal.game_id} left after {game.moves} moves was not verified: "
+            f"{entry['state']}, {entry.get('reason')!r}"
+        )
+        expect(item.locator(".result-state")).to_have_text("Verified: counted as a game played, not won.")
+        expect(item.locator(".result-outcome")).to_contain_text(f"Left after {game.moves} moves")
+    results.get_by_role("button", name="Close").click()
+
+    # The boards: all time, this week, today, and the deal's own.
+    check_on_ranked_boards(page, url, player, ranks, score, "ranked-board")
+    check_on_deal_board(page, url, player, deal.code, ranks[f"deal:{deal.code}"], score)
+    shot(page, "ranked-deal-board")
+
+    # /me: the personal best, the figures and every game, newest first.
+    page.locator(NAV).locator("[data-account-name]").click()
+    expect(page).to_have_url(f"{url}/me")
+    ready(page)
+    expect(page.locator("[data-me-title]")).to_have_text(player.display_name)
+    played = 1 + len(left)
+    figures = me_figures(page)
+    assert figures == {
+        "best_score": f"{score:,}",
+        "ranked_wins": "1",
+        "ranked_games_finished": str(played),
+        "win_rate": f"{round(100 / played)}%",
+        "fewest_moves": str(len(tokens)),
+        "unranked_wins": "0",
+    }, figures
+    classic = page.locator('[data-rules-figures="classic"]')
+    expect(classic.locator("[data-device-best]")).to_have_attribute("data-device-best", "verified")
+    best = classic.locator("[data-best-game]")
+    expect(best.locator(".code")).to_have_text(deal.code)
+    expect(classic.locator('[data-period="all"]')).to_have_attribute("data-rank", str(ranks["classic:all"]))
+    history = me_history(page, played)
+    assert sorted(item["result"] for item in history) == ["lost"] * len(left) + ["won"], history
+    assert {item["status"] for item in history} == {"verified"}, history
+    assert {item["kind"] for item in history} == {"ranked"}, history
+    assert {item["code"] for item in history} == {deal.code} | {game.deal.code for game in left}, history
+    shot(page, "ranked-me")
+
+    # The replay plays the win, move by move at the player's own pace (4×), to the won position.
+    best_id = best.get_attribute("data-best-game")
+    best.get_by_role("link", name="Watch").click()
+    expect(page).to_have_url(f"{url}/replay/{best_id}")
+    replay = page.locator("[data-replay]")
+    expect(replay).to_have_attribute("data-replay-status", "paused", timeout=SLOW_MS)
+    expect(replay).to_have_attribute("data-steps", str(len(tokens)))
+    expect(page.locator("[data-replay-info]")).to_contain_text(player.display_name)
+    assert_shows(page, Game(deal.code))
+    page.get_by_role("button", name="4×").click()
+    page.get_by_role("button", name="Play").click()
+    expect(replay).to_have_attribute("data-replay-status", "playing")
+    expect(replay).to_have_attribute("data-replay-status", "ended", timeout=120_000)
+    assert_shows(page, game_after(deal.code, tokens))
+    expect(page.locator("[data-column] [data-card]")).to_have_count(0)
+    shot(page, "ranked-replay")
+
+    # A second device: signed in through the form, the same best and the same games.
+    other = browser.new_context()
+    try:
+        watch_for_problems(other, page_problems, "second device:")
+        second = other.new_page()
+        second.emulate_media(reduced_motion="reduce")
+        sign_in_from_me(second, url, player)
+        assert me_figures(second) == figures
+        second_best = second.locator('[data-rules-figures="classic"] [data-best-game]')
+        expect(second_best.locator(".code")).to_have_text(deal.code)
+        assert me_history(second, played) == history
+        shot(second, "ranked-second-device-me")
+        let_pages_report(other)
+    finally:
+        other.close()
+
+
+def test_offline_journey_a_win_made_offline_uploads_by_itself_and_counts_where_the_page_said(
+    journey_server: JourneyServer, page: Page, context, pace: Pace
+):
+    """Sign up; the page loads and its service worker takes control; the server goes away for
+    real (its process stopped) and the browser goes offline; a deal is won; back online (the
+    server started again on the same port), the result uploads by itself, is verified and counts
+    where the bar said it would: the ranked boards for a Ranked deal, else the deal's board.
+
+    Screenshots: journey-offline-waiting, journey-offline-verified, journey-offline-board (the
+    deal's board), and for a ranked deal journey-offline-board-all / -week / -day (.png).
+    """
+    url = journey_server.url
+    player = new_player("offline")
+    sign_up(page, url, player)
+    wait_for_the_worker(page)
+    wait_for_the_pool(page)
+    left: list[LeftGame] = []
+    deal, tokens = take_a_winnable_ranked_deal(page, pace, left)
+    deal = deal_on_table(page)  # what the bar says as the game starts
+    kind = "Ranked" if deal.ranked else "Unranked"
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text(kind)
+
+    journey_server.stop()
+    assert not journey_server.is_reachable()
+    context.set_offline(True)
+    try:
+        score = win(page, deal, tokens, pace)
+        verdict = page.locator(VERDICT)
+        expect(verdict).to_have_attribute("data-state", "waiting")
+        expect(verdict.locator("[data-verdict-text]")).to_have_text("Waiting for a connection.")
+        expect(page.locator("[data-results-chip]")).to_have_attribute("data-pending", re.compile(r"^[1-9]"))
+        shot(page, "offline-waiting")
+    finally:
+        if journey_server.process is None:
+            journey_server.start()
+        context.set_offline(False)
+
+    what = f"the {kind.lower()} win of {deal.code} made offline"
+    ranks = check_verified(page, "offline-verified", what)
+    expect(page.locator("[data-results-chip]")).to_have_attribute("data-pending", "0")
+    assert ranks.get(f"deal:{deal.code}"), f"no rank on the deal's board on the banner: {ranks}"
+    if deal.ranked:
+        for period in PERIODS:
+            assert rank_of_period(ranks, "classic", period), f"no {period} rank on the banner: {ranks}"
+        check_on_ranked_boards(page, url, player, ranks, score, "offline-board")
+    else:
+        assert list(ranks) == [f"deal:{deal.code}"], ranks
+        check_not_on_ranked_boards(page, url, player)
+    check_on_deal_board(page, url, player, deal.code, ranks[f"deal:{deal.code}"], score)
+    shot(page, "offline-board")
+
+
+def winnable_shared_code(seed: int, tries: int = 8) -> tuple[str, list[str]]:
+    """A Classic deal someone could have shared, that the solver wins (a seeded draw)."""
+    import random
+
+    draw = random.Random(seed)
+    for _ in range(tries):
+        code = format_code(Rules.CLASSIC, draw.randrange(DEAL_COUNT))
+        tokens = winning_line(code)
+        if tokens:
+            return code, tokens
+    pytest.fail(f"the solver won none of {tries} random deals")
+
+
+def test_unranked_journey_the_daily_deal_and_a_shared_link_each_on_its_own_board(
+    journey_server: JourneyServer, page: Page, context, pace: Pace
+):
+    """Signed up, the player opens the daily deal (/leaderboard, its Play link) and a shared link
+    (/play/<code>), and wins each: each is verified, on its own deal's board, and on none of the
+    ranked boards; /me counts two unranked wins and no ranked game.
+
+    Screenshots: journey-daily-win, journey-shared-win, journey-daily-board, journey-shared-board,
+    journey-unranked-me (.png).
+    """
+    url = journey_server.url
+    player = new_player("daily")
+    sign_up(page, url, player)
+
+    # The daily deal, from the leaderboard page's Play link.
+    page.locator(NAV).get_by_role("link", name="Leaderboards").click()
+    ready(page)
+    daily = page.locator('[data-daily="classic"]')
+    expect(daily).to_be_visible(timeout=SLOW_MS)
+    daily_code = daily.get_attribute("data-code")
+    daily.get_by_role("link", name="Play").click()
+    page.wait_for_selector('[data-app-status="ready"]', timeout=SLOW_MS)
+    expect(page).to_have_url(f"{url}/play/{daily_code}")
+    daily_deal = deal_on_table(page)
+    assert (daily_deal.code, daily_deal.ranked) == (daily_code, False)
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Unranked")
+    daily_tokens = winning_line(daily_code)
+    assert daily_tokens, f"the solver found no win of today's daily deal {daily_code} (it should be winnable)"
+    daily_score = win(page, daily_deal, daily_tokens, pace)
+    daily_ranks = check_verified(page, "daily-win", f"the win of the daily deal {daily_code}")
+    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Unranked: your places")
+    assert list(daily_ranks) == [f"deal:{daily_code}"], daily_ranks
+
+    # A shared link: /play/<code>, never ranked.
+    shared_code, shared_tokens = winnable_shared_code(pace.seed)
+    page.goto(f"{url}/play/{shared_code}")
+    page.wait_for_selector('[data-app-status="ready"]', timeout=SLOW_MS)
+    shared_deal = deal_on_table(page)
+    assert (shared_deal.code, shared_deal.ranked) == (shared_code, False)
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Unranked")
+    shared_score = win(page, shared_deal, shared_tokens, pace)
+    shared_ranks = check_verified(page, "shared-win", f"the win of the shared deal {shared_code}")
+    assert list(shared_ranks) == [f"deal:{shared_code}"], shared_ranks
+
+    # Each on its own board, neither on the ranked boards.
+    check_on_deal_board(page, url, player, daily_code, daily_ranks[f"deal:{daily_code}"], daily_score)
+    shot(page, "daily-board")
+    check_on_deal_board(page, url, player, shared_code, shared_ranks[f"deal:{shared_code}"], shared_score)
+    shot(page, "shared-board")
+    check_not_on_ranked_boards(page, url, player)
+
+    page.goto(f"{url}/me")
+    ready(page)
+    figures = me_figures(page)
+    counts = (figures["unranked_wins"], figures["ranked_wins"], figures["ranked_games_finished"])
+    assert counts == ("2", "0", "0"), figures
+    assert figures["best_score"] == "—", figures  # unranked wins are no ranked best
+    history = me_history(page, 2)
+    assert [(item["code"], item["kind"], item["result"], item["status"]) for item in history] == [
+        (shared_code, "unranked", "won", "verified"),
+        (daily_code, "unranked", "won", "verified"),
+    ], history
+    shot(page, "unranked-me")
