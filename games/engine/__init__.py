@@ -5,21 +5,30 @@ from .codes import DEAL_COUNT, GameCode, Rules, format_code
 from .deal import deal_columns
 from .errors import (
     REFUSAL_CODES,
+    REVEAL_REFUSAL_CODES,
+    UNKNOWN_CARD,
+    ConflictingRevealError,
     IllegalMoveError,
     InvalidCodeError,
     InvalidMoveError,
     InvalidPositionError,
+    InvalidRevealError,
     Refusal,
+    RevealError,
 )
 from .game import MAX_GROUP, Game, LegalMoves
+from .hidden import HiddenCardGame
 from .move import FOUNDATION, UNDO, Move, format_log, parse_log, parse_token
 from .scoring import ranked_score
 from .verify import ENGINE_VERSION, Verdict, VerifyError, replay, verify
+from .visible import FACE_DOWN_PLACES, Place, VisibleDeal, dealt_card, visible_deal
 
 __all__ = [
-    "CARD_NAMES", "DEAL_COUNT", "ENGINE_VERSION", "FOUNDATION", "MAX_GROUP", "RANK", "REFUSAL_CODES",
-    "SUIT", "UNDO", "Card", "Game", "GameCode", "IllegalMoveError", "InvalidCodeError", "InvalidMoveError",
-    "InvalidPositionError", "LegalMoves", "Move", "Refusal", "Rules", "Verdict", "VerifyError", "card_label",
-    "card_name", "deal_columns", "format_code", "format_log", "parse_card", "parse_log", "parse_token",
-    "ranked_score", "replay", "verify",
+    "CARD_NAMES", "DEAL_COUNT", "ENGINE_VERSION", "FACE_DOWN_PLACES", "FOUNDATION", "MAX_GROUP", "RANK",
+    "REFUSAL_CODES", "REVEAL_REFUSAL_CODES", "SUIT", "UNDO", "UNKNOWN_CARD", "Card", "ConflictingRevealError",
+    "Game", "GameCode", "HiddenCardGame", "IllegalMoveError", "InvalidCodeError", "InvalidMoveError",
+    "InvalidPositionError", "InvalidRevealError", "LegalMoves", "Move", "Place", "Refusal", "RevealError",
+    "Rules", "Verdict", "VerifyError", "VisibleDeal", "card_label", "card_name", "deal_columns", "dealt_card",
+    "format_code", "format_log", "parse_card", "parse_log", "parse_token", "ranked_score", "replay", "verify",
+    "visible_deal",
 ]

@@ -18,6 +18,13 @@ REFUSAL_CODES = (
     "wrong_colour",
 )
 
+# A game from a visible deal (docs/rules.md, "Positions with unknown face-down cards") refuses
+# every move with this code while a card it turned up is not known. Never in a log's verdict.
+UNKNOWN_CARD = "unknown_card"
+
+# Why a reveal is refused, in the order they are checked.
+REVEAL_REFUSAL_CODES = ("not_face_down_place", "bad_card", "reveal_conflict", "card_elsewhere")
+
 
 class InvalidCodeError(ValueError):
     """A game code that cannot be read."""
@@ -31,7 +38,7 @@ class Refusal(ValueError):
     """Base for a refused token: carries a stable ``code`` and a message a player understands."""
 
     def __init__(self, code: str, message: str) -> None:
-        assert code in REFUSAL_CODES, code
+        assert code in REFUSAL_CODES or code == UNKNOWN_CARD, code
         super().__init__(message)
         self.code = code
         self.message = message
@@ -51,3 +58,23 @@ class InvalidMoveError(Refusal):
 
 class IllegalMoveError(Refusal):
     """A well-formed move that the rules refuse in this position."""
+
+
+class RevealError(ValueError):
+    """A reveal a game from a visible deal refuses: a stable ``code`` from REVEAL_REFUSAL_CODES."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in REVEAL_REFUSAL_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidRevealError(RevealError):
+    """A reveal that names no face-down place of the deal (``not_face_down_place``) or no card
+    (``bad_card``)."""
+
+
+class ConflictingRevealError(RevealError):
+    """A reveal that contradicts what the game knows: the place holds another card
+    (``reveal_conflict``), or the card lies elsewhere (``card_elsewhere``)."""

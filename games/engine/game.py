@@ -7,34 +7,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_LABELS, CARD_NAMES, DECK_SIZE, KING, RANK, RED, SUIT, Card, rank_label, suit_symbol
 from .codes import GameCode, Rules
 from .deal import FACE_DOWN_AT_DEAL, deal_columns
 from .errors import IllegalMoveError, InvalidPositionError
 from .layout import format_table
+from .legal_moves import MAX_GROUP, LegalMoves
 from .move import COLUMN_COUNT, FOUNDATION, MOVES, UNDO, Move, Token
 from .scoring import POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, ranked_score
 
-MAX_GROUP = 20
-SUIT_COUNT = 4
+if TYPE_CHECKING:
+    from .hidden import HiddenCardGame
+    from .visible import Place, VisibleDeal
 
-# The cards that fit onto each card (one rank lower; Classic: of the other colour), and Kings,
-# which fit into an empty column: legal-move generation looks these up instead of trying moves.
-_FITS_ONTO = {
-    classic: tuple(
-        tuple(
-            card
-            for card in range(DECK_SIZE)
-            if RANK[card] == RANK[top] - 1 and not (classic and RED[card] == RED[top])
-        )
-        for top in range(DECK_SIZE)
-    )
-    for classic in (True, False)
-}
-_KINGS = tuple(c for c in range(DECK_SIZE) if RANK[c] == KING)
+SUIT_COUNT = 4
+# ``_location`` of a card lying face down at a place that is not known (games from a visible deal)
+UNKNOWN_PLACE = FOUNDATION + 1
 
 # History entry: (card, source, destination, index the group started at in the destination, flipped)
 _Entry = tuple[int, int, int, int, bool]
@@ -59,26 +50,44 @@ class Game:
     def __init__(self, code: GameCode | str, *, keep_history: bool = True) -> None:
         if isinstance(code, str):
             code = GameCode.parse(code)
-        self.code: GameCode = code
-        self.rules: Rules = code.rules
-        self._classic = code.rules is Rules.CLASSIC
-        self._columns: list[list[Card]] = deal_columns(code.number)
-        self._face_down: list[int] = list(FACE_DOWN_AT_DEAL)
-        self._foundations: list[int] = [0] * SUIT_COUNT  # cards on each suit's foundation
-        self._location: list[int] = [0] * DECK_SIZE  # column index, or FOUNDATION
+        self.code: GameCode | None = code  # None for a game from a visible deal
+        self._lay_out(code.rules, deal_columns(code.number))
         for index, column in enumerate(self._columns):
             for card in column:
                 self._location[card] = index
+        # Verification of a log without undo needs no history; everything else keeps it.
+        self._keep_history = keep_history
+
+    def _lay_out(self, rules: Rules, columns: list[list[Card | None]]) -> None:
+        """Stand at the deal: ``columns`` bottom to top (None: a face-down card not known, see
+        ``HiddenCardGame``); the caller sets ``_location`` of the cards it knows."""
+        self.rules: Rules = rules
+        self._classic = rules is Rules.CLASSIC
+        self._columns: list[list[Card]] = columns
+        self._face_down: list[int] = list(FACE_DOWN_AT_DEAL)
+        self._foundations: list[int] = [0] * SUIT_COUNT  # cards on each suit's foundation
+        self._location: list[int] = [UNKNOWN_PLACE] * DECK_SIZE  # column index, FOUNDATION or UNKNOWN_PLACE
         self.moves_made = 0
         self.points = 0
         self.foundation_cards = 0
         self._history: list[_Entry] = []
-        # Verification of a log without undo needs no history; everything else keeps it.
-        self._keep_history = keep_history
 
     @classmethod
     def from_code(cls, code: GameCode | str) -> Game:
         return cls(code)
+
+    @classmethod
+    def from_visible(
+        cls,
+        deal: VisibleDeal | Mapping[str, Any],
+        revealed: Mapping[tuple[int, int], Card | str] | None = None,
+    ) -> HiddenCardGame:
+        """A game whose face-down cards may be unknown (docs/rules.md, "Positions with unknown
+        face-down cards"): a ``HiddenCardGame``, which has no code. ``deal`` is a ``VisibleDeal``
+        or its ``to_dict()`` form; ``revealed`` maps face-down places ``(column, depth)`` to cards."""
+        from .hidden import HiddenCardGame
+
+        return HiddenCardGame(deal, revealed)
 
     @classmethod
     def from_position(
@@ -134,6 +143,18 @@ class Game:
     def can_undo(self) -> bool:
         return bool(self._history)
 
+    @property
+    def awaiting_reveal(self) -> Place | None:
+        """The face-down place whose card has just turned up unknown: never in a game from a code."""
+        return None
+
+    def known_deal(self) -> VisibleDeal:
+        """The deal as this game knows it: for a game from a code, its whole deal."""
+        from .visible import VisibleDeal
+
+        assert self.code is not None
+        return VisibleDeal(self.rules, tuple(tuple(column) for column in deal_columns(self.code.number)))
+
     def is_won(self) -> bool:
         return self.foundation_cards == DECK_SIZE
 
@@ -142,9 +163,9 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "code": str(self.code),
+            "code": None if self.code is None else str(self.code),
             "rules": self.rules.value,
-            "columns": [[CARD_NAMES[c] for c in column] for column in self._columns],
+            "columns": [[None if c is None else CARD_NAMES[c] for c in column] for column in self._columns],
             "face_down": list(self._face_down),
             "foundations": list(self._foundations),
             "moves": self.moves_made,
@@ -324,65 +345,6 @@ class Game:
                 return f"{label} needs a {'black' if RED[card] else 'red'} {needed}"
             return f"{label} needs {'an' if needed == '8' else 'a'} {needed}"
         raise ValueError(f"unknown refusal code {refusal!r}")
-
-
-class LegalMoves:
-    """The legal moves of a position, generated lazily in the canonical order.
-
-    Supports ``move in legal_moves``, ``len()``, ``count()``, ``any()`` and iteration. Do not
-    change the position while iterating (take a ``list`` first).
-    """
-
-    __slots__ = ("_game",)
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self._game.check_move(move.card, move.dest) is None
-
-    def __iter__(self) -> Iterator[Move]:
-        # The same answers as trying every card with ``check_move``, found by looking up which
-        # cards fit where (see tests/engine: both ways must agree on every position).
-        game = self._game
-        if game.foundation_cards == DECK_SIZE:
-            return
-        columns, face_down, foundations = game._columns, game._face_down, game._foundations
-        fits_onto = _FITS_ONTO[game._classic]
-        destinations: dict[Card, list[int]] = {}  # card → the columns it fits onto, 1 → 7
-        for dest, column in enumerate(columns):
-            for card in fits_onto[column[-1]] if column else _KINGS:
-                destinations.setdefault(card, []).append(dest)
-        for source, column in enumerate(columns):
-            size = len(column)
-            for position in range(face_down[source], size):
-                card = column[position]
-                moves = MOVES[card]
-                if size - position <= MAX_GROUP:
-                    for dest in destinations.get(card, ()):
-                        if dest != source:
-                            yield moves[dest]
-                if position == size - 1 and foundations[SUIT[card]] == RANK[card] - 1:
-                    yield moves[FOUNDATION]
-        for suit, count in enumerate(foundations):
-            if count:
-                card = suit * 13 + count - 1
-                for dest in destinations.get(card, ()):
-                    yield MOVES[card][dest]
-
-    def count(self) -> int:
-        return sum(1 for _ in self)
-
-    __len__ = count
-
-    def any(self) -> bool:
-        return next(iter(self), None) is not None
-
-    def __bool__(self) -> bool:
-        return self.any()
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
 
 def check_position(

@@ -5,7 +5,10 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
-import { Game, InvalidCodeError, dealLayout, cardName, parseCode, parseLog, verify } from "../../frontend/static/frontend/js/engine.js";
+import {
+  FACE_DOWN_AT_DEAL, Game, IllegalMoveError, InvalidCodeError, InvalidMoveError, InvalidPositionError, RevealError,
+  dealLayout, cardName, parseCode, parseLog, verify, visibleDeal,
+} from "../../frontend/static/frontend/js/engine.js";
 
 const FOLDER = new URL("../../games/engine/vectors/", import.meta.url);
 
@@ -13,6 +16,19 @@ function play(code, log) {
   const game = Game.fromCode(code);
   for (const token of parseLog(log)) game.push(token);
   return game;
+}
+
+// A step of hidden.json as this engine takes it: the result, the place awaiting a reveal, the points.
+function takeStep(game, step) {
+  let result = step.token !== undefined ? "played" : "revealed";
+  try {
+    if (step.token !== undefined) game.push(step.token);
+    else game.reveal({ column: step.reveal.column, depth: step.reveal.depth }, step.reveal.card);
+  } catch (error) {
+    if (!(error instanceof IllegalMoveError || error instanceof InvalidMoveError || error instanceof RevealError)) throw error;
+    result = error.code;
+  }
+  return { ...step, result, awaiting: game.awaitingReveal, points: game.points };
 }
 
 const CHECKS = {
@@ -46,6 +62,23 @@ const CHECKS = {
   },
   "positions.json"(c) {
     assert.deepEqual(play(c.code, c.log).toDict(), c.position);
+  },
+  "hidden.json"(c) {
+    const game = Game.fromVisible(c.deal, c.revealed);
+    c.steps.forEach((step, i) => assert.deepEqual(takeStep(game, step), step, `step ${i}`));
+    assert.deepEqual(game.toDict(), c.position);
+    assert.deepEqual(game.legalMoves().map(String), c.moves);
+  },
+  "visible_deals.json"(c) {
+    if (c.error !== undefined) {
+      assert.equal(c.error, "invalid_position", "visible_deals.json knows only the error invalid_position");
+      assert.throws(() => Game.fromVisible(c.deal), InvalidPositionError);
+      return;
+    }
+    if (c.code !== undefined) assert.deepEqual(visibleDeal(c.code), c.deal);
+    const game = Game.fromVisible(c.deal);
+    assert.deepEqual(game.toDict(), c.position);
+    assert.deepEqual(game.knownDeal(), { ...c.deal, face_down: FACE_DOWN_AT_DEAL.slice() });
   },
 };
 

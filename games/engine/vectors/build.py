@@ -2,10 +2,11 @@
 
     python -m games.engine.vectors.build
 
-rewrites codes.json, deals.json, logs.json, legal_moves.json and positions.json in this folder,
-identically on every run. Each log case is designed: a small search over deals finds a
-position that shows a rule, and the case is named after what it shows. The expected answers
-come from this engine; tests/engine checks the rules themselves by hand-made positions.
+rewrites codes.json, deals.json, logs.json, legal_moves.json, positions.json, hidden.json and
+visible_deals.json in this folder, identically on every run. Each log case is designed: a small
+search over deals finds a position that shows a rule, and the case is named after what it shows.
+The expected answers come from this engine; tests/engine checks the rules themselves by
+hand-made positions. hidden.json and visible_deals.json: see design_hidden.py.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..errors import REFUSAL_CODES, InvalidCodeError
 from ..game import Game
 from ..move import UNDO
 from .cases import Case, replayed
+from .design_hidden import hidden_cases, visible_deal_cases
 from .design_play import bad_token_cases, undo_cases, white_space_cases, win_cases
 from .design_rules import all_rule_cases
 from .wins import load_wins
@@ -99,6 +101,15 @@ ABOUT = {
     "Compare every field except error.reason, the sentence a player reads.",
     "legal_moves": "The legal moves after a log, in canonical order (docs/rules.md).",
     "positions": "The position after a log (Game.to_dict()); undo included.",
+    "hidden": "Games from a visible deal, whose face-down cards are unknown until revealed (docs/rules.md, "
+    "\"Positions with unknown face-down cards\"). Build the game from deal and revealed, then take the "
+    "steps in order: a token is played (result: played, or the refusal code), a reveal {column, depth, "
+    "card} is told (result: revealed, or the refusal code); after each step, awaiting is the place "
+    "waiting for a reveal (or null) and points the points. Then compare position and the legal moves. "
+    "Every reveal of a real deal was answered from the deal of code, and the game matched Game(code) "
+    "at every step.",
+    "visible_deals": "Visible deals (VisibleDeal.to_dict()): the visible deal of a code, deals a game is "
+    "built from (position: its to_dict()), and deals refused with invalid_position.",
 }
 
 
@@ -193,6 +204,8 @@ def main() -> None:
     write("logs", [case.to_vector() for case in cases])
     write("legal_moves", legal_move_cases(cases))
     write("positions", position_cases(cases))
+    write("hidden", hidden_cases())
+    write("visible_deals", visible_deal_cases())
     for name in ABOUT:
         count = len(json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))["cases"])
         print(f"{name}.json: {count} cases")

@@ -1,7 +1,8 @@
 // Yukon Solitaire rules for the browser: no DOM, no dependencies. The contract is
 // docs/rules.md; games/engine (Python) is the server's truth, and both engines pass the same
 // vectors in games/engine/vectors/. The modules under engine/ go bottom-up: cards, the deal,
-// codes, moves, refusal messages, scores, the game, verification.
+// codes, moves, refusal messages, scores, the game, verification, visible deals (games whose
+// face-down cards are not all known).
 
 export {
   ACE, CLUBS, DECK_SIZE, DIAMONDS, HEARTS, KING, RANKS, RANK_LABELS, SPADES, SUITS, SUIT_SYMBOLS,
@@ -9,9 +10,12 @@ export {
 } from "./engine/cards.js";
 export { COLUMN_SIZES, DEAL_COUNT, FACE_DOWN_AT_DEAL, Xoshiro128, dealLayout, fmix32, shuffledDeck } from "./engine/deal.js";
 export { CLASSIC, CODE_VERSION, RELAXED, formatCode, parseCode } from "./engine/codes.js";
-export { IllegalMoveError, InvalidCodeError, InvalidMoveError, Refusal } from "./engine/errors.js";
+export { IllegalMoveError, InvalidCodeError, InvalidMoveError, InvalidPositionError, Refusal, RevealError } from "./engine/errors.js";
 export { COLUMN_COUNT, FOUNDATION, Move, UNDO, formatLog, parseLog, parseToken } from "./engine/move.js";
-export { MESSAGES_EN, REFUSAL_CODES, formatRefusal } from "./engine/refusals.js";
+export {
+  HIDDEN_CARD_MESSAGES_EN, MESSAGES_EN, REFUSAL_CODES, REVEAL_REFUSAL_CODES, UNKNOWN_CARD, formatRefusal,
+} from "./engine/refusals.js";
 export { RANKED_MAX, RANKED_MIN, rankedScore } from "./engine/scoring.js";
-export { Game, MAX_GROUP } from "./engine/game.js";
+export { Game, HiddenCardGame, MAX_GROUP } from "./engine/game.js";
 export { verify } from "./engine/verify.js";
+export { FACE_DOWN_PLACES, dealtCard, visibleDeal } from "./engine/visible.js";

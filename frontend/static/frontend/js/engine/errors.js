@@ -38,3 +38,21 @@ export class IllegalMoveError extends Refusal {
     this.name = "IllegalMoveError";
   }
 }
+
+/** A visible deal that no Yukon deal could show (Python: InvalidPositionError). */
+export class InvalidPositionError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "InvalidPositionError";
+  }
+}
+
+/** A refused reveal: a stable `code` from REVEAL_REFUSAL_CODES, a `message` and its `params`. */
+export class RevealError extends Error {
+  constructor(code, message, params = {}) {
+    super(message);
+    this.name = "RevealError";
+    this.code = code;
+    this.params = params;
+  }
+}

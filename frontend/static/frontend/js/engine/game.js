@@ -1,19 +1,25 @@
 // The position: seven columns, face-down counts, four foundations, a move stack for undo,
 // the refusal checks in the order docs/rules.md lists them, and the canonical legal moves.
+// A game from a visible deal, whose face-down cards may be unknown, is a HiddenCardGame
+// (hidden.js): a subclass, so that games from a code pay nothing for it.
 
 import { DECK_SIZE, KING, cardLabel, cardName, isRed, rankLabel, rankOf, suitOf, suitSymbol } from "./cards.js";
 import { CLASSIC, RELAXED, formatCode, parseCode } from "./codes.js";
 import { dealLayout } from "./deal.js";
 import { IllegalMoveError } from "./errors.js";
+import { hiddenCardGame } from "./hidden.js";
 import { COLUMN_COUNT, FOUNDATION, Move, UNDO, parseToken, tokenOrNull } from "./move.js";
 import { formatRefusal } from "./refusals.js";
 import { POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, rankedScore } from "./scoring.js";
+import { writeVisibleDeal } from "./visible.js";
 
 export const MAX_GROUP = 20;
 const SUIT_COUNT = 4;
 
 // Destinations in canonical order: columns 1–7, then F.
 const DESTS = Array.from({ length: COLUMN_COUNT + 1 }, (_, d) => d);
+
+let tableOf; // a game's own arrays, for HiddenCardGame (set below, in the class's static block)
 
 export class Game {
   #rules;
@@ -50,6 +56,19 @@ export class Game {
     return new Game(rules, number, options);
   }
 
+  /**
+   * A game whose face-down cards may be unknown (docs/rules.md, "Positions with unknown
+   * face-down cards"): a HiddenCardGame, which has no code. `deal` is a visible deal in its
+   * JSON form (visible.js), `revealed` the reveals already known, `[{column, depth, card}]`.
+   */
+  static fromVisible(deal, revealed = []) {
+    return new HiddenCardGame(deal, revealed);
+  }
+
+  static {
+    tableOf = (game) => ({ columns: game.#columns, column: game.#column, depth: game.#depth });
+  }
+
   get code() {
     return formatCode(this.#rules, this.#number);
   }
@@ -80,6 +99,15 @@ export class Game {
   }
   get canUndo() {
     return this.#history !== null && this.#history.length > 0;
+  }
+  /** The place of a card turned up but not known yet: never in a game from a code. */
+  get awaitingReveal() {
+    return null;
+  }
+
+  /** The deal as this game knows it, in the JSON form of a visible deal: for a code, all of it. */
+  knownDeal() {
+    return writeVisibleDeal(this.#rules, dealLayout(this.#number).columns);
   }
 
   isWon() {
@@ -294,7 +322,7 @@ export class Game {
     return {
       code: this.code,
       rules: this.#rules,
-      columns: this.#columns.map((cards) => cards.map(cardName)),
+      columns: this.#columns.map((cards) => cards.map((card) => (card === null ? null : cardName(card)))),
       face_down: this.#faceDown.slice(),
       foundations: this.#foundations.slice(),
       moves: this.#moves,
@@ -304,3 +332,5 @@ export class Game {
     };
   }
 }
+
+export const HiddenCardGame = hiddenCardGame(Game, tableOf);

@@ -45,19 +45,40 @@ export const MESSAGES_EN = Object.freeze({
   },
 });
 
+// A game from a visible deal (docs/rules.md, "Positions with unknown face-down cards") refuses
+// every move with this code while a card it turned up is not known. Never in a log's verdict.
+export const UNKNOWN_CARD = "unknown_card";
+
+/** Why a reveal is refused, in the order they are checked. */
+export const REVEAL_REFUSAL_CODES = Object.freeze(["not_face_down_place", "bad_card", "reveal_conflict", "card_elsewhere"]);
+
+// Kept apart from MESSAGES_EN, whose keys are the closed list of a log's refusals.
+export const HIDDEN_CARD_MESSAGES_EN = Object.freeze({
+  unknown_card: "the card turned up in column {column} is not known yet",
+  not_face_down_place: {
+    malformed: "a face-down place is a column index (0–6) and a depth from the bottom",
+    place: "no card was dealt face down at column index {column}, depth {depth}",
+  },
+  bad_card: "`{card}` is not a card: expected a rank (A23456789TJQK) then a suit (SHDC)",
+  reveal_conflict: "column index {column}, depth {depth} is already known to hold {known}",
+  card_elsewhere: "{card} is already elsewhere on the table",
+});
+
 // A catalog may leave out a variant that only one language needs.
 const VARIANT_FALLBACK = Object.freeze({ any_an: "any" });
 
 /**
- * The message for a refusal: `formatRefusal("group_too_large", {size: 23, limit: 20})`.
- * Unknown keys fall back to English; unknown parameters stay as `{name}`.
+ * The message for a refusal: `formatRefusal("group_too_large", {size: 23, limit: 20})`; also
+ * for the refusals of HIDDEN_CARD_MESSAGES_EN. Unknown keys fall back to English; unknown
+ * parameters stay as `{name}`.
  */
 export function formatRefusal(code, params = {}, catalog = MESSAGES_EN) {
-  let entry = catalog[code] ?? MESSAGES_EN[code];
+  const english = MESSAGES_EN[code] ?? HIDDEN_CARD_MESSAGES_EN[code];
+  let entry = catalog[code] ?? english;
   if (entry === undefined) throw new RangeError(`unknown refusal code ${JSON.stringify(code)}`);
   if (typeof entry === "object") {
     const variant = params.variant;
-    entry = entry[variant] ?? entry[VARIANT_FALLBACK[variant]] ?? MESSAGES_EN[code][variant];
+    entry = entry[variant] ?? entry[VARIANT_FALLBACK[variant]] ?? english[variant];
     if (entry === undefined) throw new RangeError(`refusal ${code} has no variant ${JSON.stringify(variant)}`);
   }
   return entry.replace(/\{(\w+)\}/g, (placeholder, name) => (name in params ? String(params[name]) : placeholder));
