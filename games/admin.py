@@ -2,18 +2,32 @@
 
 from django.contrib import admin, messages
 
-from games.models import HintUse, IssuedGame, SolvedDeal, Submission
+from games.models import HintUse, IssuedGame, Reveal, SolvedDeal, Submission
 from games.services import submission_void
 from games.verification import submission_reverify
 
 
+class RevealInline(admin.TabularInline):
+    """A hidden-card game's reveals, in the order of its log; the record is never edited."""
+
+    model = Reveal
+    fields = readonly_fields = ("column", "depth", "card", "prefix_length", "page_time_ms", "received_at")
+    ordering = ("prefix_length",)
+    extra = max_num = 0
+    can_delete = False
+
+
 @admin.register(IssuedGame)
 class IssuedGameAdmin(admin.ModelAdmin):
+    inlines = (RevealInline,)
     list_display = ("id", "code", "user", "state", "issued_at", "finished_at")
-    list_filter = ("state", "rules")
+    list_filter = ("state", "rules", "hidden")
     search_fields = ("code", "user__username", "user__display_name")
     raw_id_fields = ("user",)
-    readonly_fields = ("code", "rules", "deal_number", "issued_at", "finished_at")
+    readonly_fields = (
+        "code", "rules", "deal_number", "issued_at", "finished_at",
+        "hidden", "secret", "commitment", "recorded_log", "recorded_times_ms",
+    )  # fmt: skip
 
 
 @admin.register(Submission)

@@ -7,10 +7,10 @@ Each method validates its input, calls one service and answers. Service refusals
 from __future__ import annotations
 
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
+    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_field,
     inline_serializer,
@@ -20,19 +20,23 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import IssuedGame, RulesChoice
-from games.selectors import (
-    game_expires_at,
-    issued_games_unplayed,
-    submission_get_for_owner,
-    submission_list_for_owner,
+from games.game_serializers import (
+    HeldGameOutputSerializer,
+    HeldHiddenGameOutputSerializer,
+    HiddenGameOutputSerializer,
+    IssuedGameOutputSerializer,
+    held_game_data,
 )
+from games.hidden_games import NothingExposed
+from games.models import IssuedGame, RulesChoice
+from games.selectors import issued_games_unplayed, submission_get_for_owner, submission_list_for_owner
 from games.services import (
     ClientIdConflict,
     GameAlreadyUsed,
     GameNotFound,
     GameNotYours,
     GameServiceError,
+    PrefixConflict,
     SubmissionInput,
     SubmissionInvalid,
     TooManyUnplayedGames,
@@ -48,6 +52,8 @@ ERROR_STATUS = {
     GameAlreadyUsed: status.HTTP_409_CONFLICT,
     ClientIdConflict: status.HTTP_409_CONFLICT,
     TooManyUnplayedGames: status.HTTP_409_CONFLICT,
+    PrefixConflict: status.HTTP_409_CONFLICT,
+    NothingExposed: status.HTTP_400_BAD_REQUEST,
 }
 
 
@@ -110,19 +116,18 @@ def refusal(description: str, code: str, detail: str) -> OpenApiResponse:
 # --- Issued games -------------------------------------------------------------------------------
 
 
-class IssuedGameOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    code = serializers.CharField()
-    rules = serializers.CharField()
-    issued_at = serializers.DateTimeField()
-
-
-class HeldGameOutputSerializer(IssuedGameOutputSerializer):
-    expires_at = serializers.SerializerMethodField(help_text="It accepts no result after this.")
-
-    @extend_schema_field(OpenApiTypes.DATETIME)
-    def get_expires_at(self, game) -> str:
-        return serializers.DateTimeField().to_representation(game_expires_at(game))
+HELD_GAMES = PolymorphicProxySerializer(
+    component_name="HeldGameEntry",
+    serializers=[HeldGameOutputSerializer, HeldHiddenGameOutputSerializer],
+    resource_type_field_name=None,
+    many=True,
+)
+ISSUED_GAMES = PolymorphicProxySerializer(
+    component_name="IssuedGameEntry",
+    serializers=[IssuedGameOutputSerializer, HiddenGameOutputSerializer],
+    resource_type_field_name=None,
+    many=True,
+)
 
 
 class GameIssueApi(APIView):
@@ -131,6 +136,9 @@ class GameIssueApi(APIView):
     class GameIssueInputSerializer(serializers.Serializer):
         rules = serializers.ChoiceField(choices=RulesChoice.choices, default=RulesChoice.CLASSIC)
         count = StrictIntegerField(min_value=1, max_value=10, default=1)
+        hidden = serializers.BooleanField(
+            default=False, help_text="Hidden-card games: issued without their code (docs/security.md)."
+        )
 
     class GameListInputSerializer(serializers.Serializer):
         state = serializers.ChoiceField(
@@ -146,11 +154,11 @@ class GameIssueApi(APIView):
         operation_id="games_list",
         summary="The player's issued games that accept a result",
         description="Unplayed, unexpired ranked games, oldest first (the nearest to expiry first): a "
-        "device that lost its pool takes them back. At most "
-        f"{settings.GAMES_MAX_UNPLAYED}. Only `state=issued` is listed.",
+        f"device that lost its pool takes them back. At most {settings.GAMES_MAX_UNPLAYED} of each "
+        "kind; hidden-card games are listed without their code. Only `state=issued` is listed.",
         parameters=[GameListInputSerializer],
         responses={
-            200: HeldGameOutputSerializer(many=True),
+            200: HELD_GAMES,
             400: OpenApiResponse(
                 description='A missing or unknown state, or bad rules: `{"state": [message]}`.',
                 examples=[OpenApiExample("state", value={"state": ['"finished" is not a valid choice.']})],
@@ -162,17 +170,18 @@ class GameIssueApi(APIView):
         serializer = self.GameListInputSerializer(data=request.query_params)
         serializer.is_valid(raise_exception=True)
         games = issued_games_unplayed(user=request.user, rules=serializer.validated_data.get("rules"))
-        return Response(HeldGameOutputSerializer(games, many=True).data)
+        return Response([held_game_data(game) for game in games])
 
     @extend_schema(
         operation_id="games_issue",
         summary="Issue ranked deals",
         description="Draws deal numbers uniformly at random on the server. Always answers a list; "
         f"fewer than `count` when the player would hold more than {settings.GAMES_MAX_UNPLAYED} "
-        "unplayed games.",
+        "unplayed games of the kind. With `hidden`, each game comes without its code: its face-up "
+        "cards and a commitment to its deal.",
         request=GameIssueInputSerializer,
         responses={
-            201: IssuedGameOutputSerializer(many=True),
+            201: ISSUED_GAMES,
             400: OpenApiResponse(description="Bad rules or count: `{field: [message]}`."),
             403: NOT_SIGNED_IN,
             409: refusal(
@@ -190,7 +199,9 @@ class GameIssueApi(APIView):
             games = game_issue(user=request.user, **serializer.validated_data)
         except GameServiceError as error:
             return refusal_response(error)
-        return Response(IssuedGameOutputSerializer(games, many=True).data, status=status.HTTP_201_CREATED)
+        hidden = serializer.validated_data["hidden"]
+        output = (HiddenGameOutputSerializer if hidden else IssuedGameOutputSerializer)(games, many=True)
+        return Response(output.data, status=status.HTTP_201_CREATED)
 
 
 # --- Submissions --------------------------------------------------------------------------------
@@ -216,6 +227,8 @@ class SubmissionOutputSerializer(serializers.Serializer):
     ranks = serializers.DictField(child=serializers.IntegerField())
     voided = serializers.BooleanField()
     engine_version = serializers.CharField()
+    commitment = serializers.SerializerMethodField(help_text="A hidden-card game's commitment, else null.")
+    secret = serializers.SerializerMethodField(help_text="A hidden-card game's secret, else null.")
 
     @extend_schema_field(
         inline_serializer(
@@ -228,6 +241,15 @@ class SubmissionOutputSerializer(serializers.Serializer):
         if submission.status != "rejected":
             return None
         return {"code": submission.reason_code, "message": submission.reason}
+
+    def get_commitment(self, submission) -> str | None:
+        """Published with the code once the game is finished (it is, once it has a submission)."""
+        game = submission.game
+        return game.commitment if game is not None and game.hidden else None
+
+    def get_secret(self, submission) -> str | None:
+        game = submission.game
+        return game.secret if game is not None and game.hidden else None
 
 
 class SubmissionAcceptedSerializer(serializers.Serializer):

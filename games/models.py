@@ -31,12 +31,40 @@ class IssuedGame(models.Model):
     issued_at = models.DateTimeField(db_index=True)
     state = models.CharField(max_length=8, choices=State.choices, default=State.ISSUED)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A hidden-card game (docs/security.md): issued without its code, its face-down cards told
+    # one at a time (Reveal). Until it is finished, no answer names its code, deal number or secret.
+    hidden = models.BooleanField(default=False)
+    secret = models.CharField(max_length=64, blank=True)  # secrets.token_hex(32); hidden games only
+    commitment = models.CharField(max_length=64, blank=True)  # sha256(f"{code}:{secret}"), hex
+    # The log the server has replayed so far (to the last reveal) and the page's times at its tokens.
+    recorded_log = models.TextField(blank=True, default="")
+    recorded_times_ms = models.JSONField(default=list, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["user", "state"])]
 
     def __str__(self) -> str:
         return f"{self.code} for user {self.user_id} ({self.state})"
+
+
+class Reveal(models.Model):
+    """A face-down card of a hidden-card game told to its player, when a move had turned it up."""
+
+    game = models.ForeignKey(IssuedGame, on_delete=models.CASCADE, related_name="reveals")
+    column = models.PositiveSmallIntegerField()  # 0–6, as in a move's destination
+    depth = models.PositiveSmallIntegerField()  # from the bottom of the column, as dealt
+    card = models.CharField(max_length=2)  # its name, like TD
+    prefix_length = models.PositiveIntegerField()  # tokens of the log that turned it up
+    page_time_ms = models.PositiveBigIntegerField()  # the page's clock at that log's last token
+    received_at = models.DateTimeField()  # the server's clock when it was asked for
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "column", "depth"], name="reveal_unique_place"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: column index {self.column}, depth {self.depth}"
 
 
 class Submission(models.Model):

@@ -13,12 +13,12 @@ from games.models import HintUse, IssuedGame, SolvedDeal, Submission
 
 def submission_get_for_owner(*, user, submission_id: int) -> Submission | None:
     """The player's own submission, or None (also for a detached one: its replay is gone)."""
-    return Submission.objects.filter(pk=submission_id, user=user).first()
+    return Submission.objects.filter(pk=submission_id, user=user).select_related("game").first()
 
 
 def submission_list_for_owner(*, user) -> QuerySet[Submission]:
     """The player's history, newest first (the server's receipt time)."""
-    return Submission.objects.filter(user=user).order_by("-received_at", "-pk")
+    return Submission.objects.filter(user=user).select_related("game").order_by("-received_at", "-pk")
 
 
 def game_expiry_cutoff(*, now: datetime | None = None) -> datetime:

@@ -31,6 +31,7 @@ from games.engine import (
     format_code,
     parse_log,
 )
+from games.hidden_record import deal_commitment, deal_secret, prefix_conflict
 from games.models import IssuedGame, RulesChoice, Submission
 from games.selectors import game_expiry_cutoff
 
@@ -70,6 +71,12 @@ class ClientIdConflict(GameServiceError):
     code = "client_id_conflict"
 
 
+class PrefixConflict(GameServiceError):
+    """A hidden-card game's log that does not extend the prefix the server has recorded."""
+
+    code = "prefix_conflict"
+
+
 class SubmissionInvalid(GameServiceError):
     """Field errors: {field: [message or {index, token, code, message}]}."""
 
@@ -94,11 +101,14 @@ def game_issue(
     user,
     rules: str = RulesChoice.CLASSIC,
     count: int = 1,
+    hidden: bool = False,
     deal_numbers: Iterable[int] | None = None,
     now: datetime | None = None,
 ) -> list[IssuedGame]:
     """Issue up to `count` ranked deals to `user`, never past GAMES_MAX_UNPLAYED unplayed ones.
 
+    `hidden`: hidden-card games (a secret and a commitment each; their answers never name the
+    code), counted apart from the games issued with their code while the page still plays those.
     `deal_numbers` replaces the random source (tests issue a deal whose winning log they know).
     Raises TooManyUnplayedGames when the player already holds the maximum.
     """
@@ -113,22 +123,26 @@ def game_issue(
         IssuedGame.objects.filter(
             user=user, state=IssuedGame.State.ISSUED, issued_at__lt=game_expiry_cutoff(now=now)
         ).update(state=IssuedGame.State.EXPIRED)
-        held = IssuedGame.objects.filter(user=user, state=IssuedGame.State.ISSUED).count()
+        held = IssuedGame.objects.filter(user=user, state=IssuedGame.State.ISSUED, hidden=hidden).count()
         room = limit - held
         if room <= 0:
-            raise TooManyUnplayedGames(
-                f"you hold {held} unplayed ranked games; finish one first (at most {limit})"
-            )
+            kind = "hidden-card ranked games" if hidden else "ranked games"
+            raise TooManyUnplayedGames(f"you hold {held} unplayed {kind}; finish one first (at most {limit})")
         games = []
         for _ in range(min(count, room)):
             number = next(numbers)
+            code = format_code(Rules(rules), number)
+            secret = deal_secret() if hidden else ""
             games.append(
                 IssuedGame(
                     user=user,
-                    code=format_code(Rules(rules), number),
+                    code=code,
                     rules=rules,
                     deal_number=number,
                     issued_at=now,
+                    hidden=hidden,
+                    secret=secret,
+                    commitment=deal_commitment(code=code, secret=secret) if hidden else "",
                 )
             )
         return IssuedGame.objects.bulk_create(games)  # PostgreSQL and SQLite set the ids
@@ -177,6 +191,21 @@ def _log_errors(log: str) -> tuple[list[str], list]:
     return tokens, []
 
 
+def log_and_times_errors(*, log: str, times: list[int]) -> tuple[list[str], dict[str, list]]:
+    """The log's tokens, and the field errors of a log and its times (one a token, never decreasing)."""
+    errors: dict[str, list] = {}
+    tokens, log_errors = _log_errors(log)
+    if log_errors:
+        errors["log"] = log_errors
+    elif not tokens:
+        errors["log"] = ["the log is empty"]
+    if not log_errors and len(times) != len(tokens):
+        errors["move_times_ms"] = [f"expected {len(tokens)} times, one per token; got {len(times)}"]
+    elif any(b < a for a, b in zip(times, times[1:], strict=False)):
+        errors["move_times_ms"] = ["the times must not decrease"]
+    return tokens, errors
+
+
 def submission_validate(*, data: SubmissionInput, now: datetime) -> tuple[GameCode | None, list[str]]:
     """Check what can be checked without the database; raises SubmissionInvalid with field errors."""
     errors: dict[str, list] = {}
@@ -188,16 +217,9 @@ def submission_validate(*, data: SubmissionInput, now: datetime) -> tuple[GameCo
             game_code = GameCode.parse(data.code)
         except InvalidCodeError as error:
             errors["code"] = [str(error)]
-    tokens, log_errors = _log_errors(data.log)
-    if log_errors:
-        errors["log"] = log_errors
-    elif not tokens:
-        errors["log"] = ["the log is empty"]
     times = data.move_times_ms
-    if not log_errors and len(times) != len(tokens):
-        errors["move_times_ms"] = [f"expected {len(tokens)} times, one per token; got {len(times)}"]
-    elif any(b < a for a, b in zip(times, times[1:], strict=False)):
-        errors["move_times_ms"] = ["the times must not decrease"]
+    tokens, log_errors = log_and_times_errors(log=data.log, times=times)
+    errors.update(log_errors)
     if times and data.duration_ms < times[-1]:
         errors["duration_ms"] = ["the duration must be at least the last move's time"]
     skew = timedelta(milliseconds=settings.SUBMISSION_CLOCK_SKEW_MS)
@@ -265,7 +287,11 @@ def submission_create(*, user, data: SubmissionInput, now: datetime | None = Non
 
 def _store(*, user, data: SubmissionInput, game_code: GameCode | None, body_hash: str, now) -> Submission:
     if data.game_id is not None:
-        code, rules = _game_take(game_id=data.game_id, user=user, finished_at=data.finished_at, now=now)
+        code, rules, hidden = _game_take(
+            game_id=data.game_id, user=user, finished_at=data.finished_at, now=now
+        )
+        if hidden:
+            _recorded_prefix_check(game_id=data.game_id, data=data)
     else:
         code, rules = str(game_code), game_code.rules.value
     return Submission.objects.create(
@@ -286,15 +312,23 @@ def _store(*, user, data: SubmissionInput, game_code: GameCode | None, body_hash
     )
 
 
-def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> tuple[str, str]:
-    """Mark the player's issued, unused game finished; its (code, rules). One UPDATE … RETURNING
+def _recorded_prefix_check(*, game_id: int, data: SubmissionInput) -> None:
+    """A hidden-card game's result must extend the prefix its reveals recorded (PrefixConflict).
+    Read after the UPDATE that took the game: a reveal can no longer change it."""
+    game = IssuedGame.objects.only("recorded_log", "recorded_times_ms").get(pk=game_id)
+    if problem := prefix_conflict(game, tokens=data.log.split(), times=data.move_times_ms, must_extend=True):
+        raise PrefixConflict(problem)
+
+
+def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> tuple[str, str, bool]:
+    """Mark the player's issued, unused game finished; its (code, rules, hidden). One UPDATE … RETURNING
     (it locks the row until the commit); only a refusal reads the game to say why."""
     skew = timedelta(milliseconds=settings.SUBMISSION_CLOCK_SKEW_MS)
     state = IssuedGame.State
     sql = (
         f"UPDATE {connection.ops.quote_name(IssuedGame._meta.db_table)} SET state = %s, finished_at = %s "
         "WHERE id = %s AND user_id = %s AND state = %s AND issued_at <= %s AND issued_at >= %s "
-        "RETURNING code, rules"
+        "RETURNING code, rules, hidden"
     )
     adapt = connection.ops.adapt_datetimefield_value
     cutoff = game_expiry_cutoff(now=now)  # expired, even before the hourly task marks it so
@@ -305,7 +339,8 @@ def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> t
         )
         taken = cursor.fetchone()
     if taken is not None:
-        return taken
+        code, rules, hidden = taken
+        return code, rules, bool(hidden)  # SQLite answers 0 or 1
     game = IssuedGame.objects.filter(pk=game_id).first()
     if game is None:
         raise GameNotFound(f"no game {game_id} was issued")

@@ -22,6 +22,10 @@ class SubmissionCreateThrottle(GamesRateThrottle):
     scope = "submission_create"
 
 
+class GameRevealThrottle(GamesRateThrottle):
+    scope = "game_reveal"
+
+
 class HintThrottle(GamesRateThrottle):
     scope = "hint"
 

@@ -3,10 +3,13 @@
 from django.urls import path
 
 from games.apis import GameIssueApi, SubmissionDetailApi, SubmissionsApi
+from games.hidden_apis import GameDetailApi, GameRevealApi
 from games.solving_apis import HintApi, WinnableDealsApi
 
 urlpatterns = [
     path("games/", GameIssueApi.as_view(), name="api-games-issue"),
+    path("games/<int:game_id>/", GameDetailApi.as_view(), name="api-game-detail"),
+    path("games/<int:game_id>/reveals/", GameRevealApi.as_view(), name="api-game-reveals"),
     path("submissions/", SubmissionsApi.as_view(), name="api-submissions"),
     path("submissions/<int:submission_id>/", SubmissionDetailApi.as_view(), name="api-submission-detail"),
     # Before the leaderboard's deals/<code>/ (games' URLs are included first).

@@ -25,6 +25,7 @@ from django.utils import timezone
 from games import hooks
 from games.engine import ENGINE_VERSION, InvalidCodeError, verify
 from games.engine.move import UNDO
+from games.hidden_games import hidden_game_problem
 from games.models import HintUse, Submission
 from games.solving import deals_par_request
 
@@ -102,7 +103,8 @@ def submission_judge(
     suspension_reason: str = "",
     game_used: bool | None = None,
 ) -> Judgement:
-    """The verdict on one submission; reads nothing but the row, its game and the given flags.
+    """The verdict on one submission; reads nothing but the row, its game (a hidden-card game's
+    reveals too) and the given flags.
 
     `game_used`: whether another submission holds the row's game (looked up when not given)."""
     if player_suspended:
@@ -130,6 +132,8 @@ def submission_judge(
         return _rejected(verdict.error.code, str(verdict.error), **figures)
     if problem := timing_problem(submission=submission, tokens=tokens, moves=verdict.moves):
         return _rejected(*problem, **figures)
+    if game is not None and game.hidden and (problem := hidden_game_problem(submission=submission)):
+        return _rejected(*problem, **figures)  # docs/security.md, "Hidden-card games"
     return Judgement(status=Status.VERIFIED, won=verdict.won, **figures)
 
 
@@ -242,6 +246,7 @@ def _settle(
         claimed = (
             rows.filter(status=Status.PENDING)
             .select_related("game")
+            .prefetch_related("game__reveals")  # hidden-card games' (games.hidden_games)
             .select_for_update(skip_locked=skip_locked, of=("self",))
             .order_by("pk")
         )

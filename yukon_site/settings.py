@@ -319,6 +319,7 @@ SPECTACULAR_SETTINGS = {
 GAMES_THROTTLE_RATES = {
     "game_issue": env.str("THROTTLE_GAME_ISSUE", default="30/min"),
     "submission_create": env.str("THROTTLE_SUBMISSION_CREATE", default="120/min"),
+    "game_reveal": env.str("THROTTLE_GAME_REVEAL", default="120/min"),  # POST /api/games/<id>/reveals/
     "hint": env.str("THROTTLE_HINT", default="6/min"),
     "winnable_deals": env.str("THROTTLE_WINNABLE_DEALS", default="30/min"),  # per player, else per address
 }
@@ -330,6 +331,9 @@ SUBMISSION_CLOCK_SKEW_MS = 120_000  # tolerance for the page's clock on finished
 # Timing checks of the verification (milliseconds); tests and benchmarks may lower them.
 SUBMISSION_MIN_MOVE_MS = env.int("SUBMISSION_MIN_MOVE_MS", default=40)
 SUBMISSION_MIN_AVERAGE_MOVE_MS = env.int("SUBMISSION_MIN_AVERAGE_MOVE_MS", default=150)
+# A hidden-card game's page time between two reveals may exceed the server's time between them
+# by at most this (network delays; docs/security.md, "The reveal clock").
+REVEAL_CLOCK_TOLERANCE_MS = env.int("REVEAL_CLOCK_TOLERANCE_MS", default=2000)
 SUBMISSION_SWEEP_AFTER_SECONDS = env.int("SUBMISSION_SWEEP_AFTER_SECONDS", default=120)
 # A verification task settles pending submissions this many in one transaction, and at most
 # this many batches before it hands over to a new task.

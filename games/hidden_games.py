@@ -1,0 +1,206 @@
+"""Hidden-card ranked games (docs/security.md, "Hidden-card games"): the server keeps the deal and
+tells each face-down card when the player's log turns it up.
+
+Writes: `game_reveal`. Reads: `game_get_for_owner`, `game_known_deal`. Checks of a finished
+game's result, called by the verification's judge: `hidden_game_problem`.
+A game is issued by `games.services.game_issue(hidden=True)`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import CARD_NAMES, Game, HiddenCardGame, Place, Refusal, dealt_card, visible_deal
+from games.hidden_record import prefix_conflict
+from games.models import IssuedGame, Reveal, Submission
+from games.selectors import game_expiry_cutoff
+from games.services import (
+    GameAlreadyUsed,
+    GameNotFound,
+    GameServiceError,
+    PrefixConflict,
+    SubmissionInvalid,
+    log_and_times_errors,
+)
+
+
+class NothingExposed(GameServiceError):
+    code = "nothing_exposed"
+
+
+# --- Replaying a log without the face-down cards it has not turned up ---------------------------
+
+
+def hidden_game_position(game: IssuedGame, reveals: list[Reveal]) -> HiddenCardGame:
+    """The game at its deal as its player knows it: the face-up cards and the cards revealed."""
+    return Game.from_visible(visible_deal(game.code), {(r.column, r.depth): r.card for r in reveals})
+
+
+def _play(position: HiddenCardGame, tokens: list[str], *, first_index: int = 0) -> dict | None:
+    """Play `tokens`; the first refused as {index, token, code, message} (a field error of `log`)."""
+    for index, token in enumerate(tokens, start=first_index):
+        try:
+            position.play(token)
+        except Refusal as error:
+            message = f"move {index + 1} `{token}`: {error.message}"
+            return {"index": index, "token": token, "code": error.code, "message": message}
+    return None
+
+
+def _exposed_place(position: HiddenCardGame, tokens: list[str]) -> Place:
+    """Replay the log; the face-down place its last token turns up. Raises SubmissionInvalid
+    (a refused token: `unknown_card` for a move after a card turned up and not revealed) or
+    NothingExposed."""
+    *before, last = tokens
+    error = _play(position, before)
+    face_down = position.face_down
+    if error is None:
+        error = _play(position, [last], first_index=len(before))
+    if error is not None:
+        raise SubmissionInvalid({"log": [error]})
+    for column, (hidden_before, hidden_now) in enumerate(zip(face_down, position.face_down, strict=True)):
+        if hidden_now < hidden_before:
+            return Place(column, hidden_now)
+    raise NothingExposed(f"move {len(tokens)} `{last}`, the last of the log, turns up no face-down card")
+
+
+# --- Reveals ------------------------------------------------------------------------------------
+
+
+def _game_open_locked(*, user, game_id: int, now: datetime | None) -> tuple[IssuedGame, datetime]:
+    """The player's hidden-card game that still accepts play, its row locked until the commit;
+    and the time of the receipt, read once the lock is held (so reveals are recorded in order)."""
+    game = IssuedGame.objects.select_for_update().filter(pk=game_id, user=user, hidden=True).first()
+    if game is None:
+        raise GameNotFound(f"you hold no hidden-card game {game_id}")
+    now = now or timezone.now()
+    if game.state != IssuedGame.State.ISSUED:
+        raise GameAlreadyUsed(f"game {game_id} is {game.state}: it reveals no more cards")
+    if game.issued_at < game_expiry_cutoff(now=now):
+        raise GameAlreadyUsed(f"game {game_id} is {IssuedGame.State.EXPIRED}: it reveals no more cards")
+    return game, now
+
+
+def game_reveal(
+    *, user, game_id: int, log: str, move_times_ms: list[int], now: datetime | None = None
+) -> Reveal:
+    """The card that the last move of `log` turns up in the player's hidden-card game.
+
+    The log is replayed from the visible deal and the cards revealed so far, so every card it
+    turned up before its last move must have been revealed. A new reveal is recorded with the
+    log as the game's recorded prefix, which the log must extend (PrefixConflict). A place
+    already revealed is answered again and nothing changes; the log may then also be a start
+    of the recorded prefix. Refusals: SubmissionInvalid (field errors, an illegal token),
+    GameNotFound, GameAlreadyUsed (finished, expired), PrefixConflict, NothingExposed.
+    """
+    tokens, errors = log_and_times_errors(log=log, times=move_times_ms)
+    if errors:
+        raise SubmissionInvalid(errors)
+    with transaction.atomic():
+        game, now = _game_open_locked(user=user, game_id=game_id, now=now)
+        if problem := prefix_conflict(game, tokens=tokens, times=move_times_ms, must_extend=False):
+            raise PrefixConflict(problem)
+        reveals = list(game.reveals.all())
+        place = _exposed_place(hidden_game_position(game, reveals), tokens)
+        known = next((r for r in reveals if (r.column, r.depth) == place), None)
+        if known is not None:
+            return known
+        recorded = len(game.recorded_log.split())
+        if len(tokens) <= recorded:
+            raise PrefixConflict(
+                f"the log has {len(tokens)} tokens, no more than the {recorded} the server has recorded "
+                "for this game: a new card is revealed only to a log that extends them"
+            )
+        reveal = Reveal.objects.create(
+            game=game,
+            column=place.column,
+            depth=place.depth,
+            card=CARD_NAMES[dealt_card(game.code, place)],
+            prefix_length=len(tokens),
+            page_time_ms=move_times_ms[-1],
+            received_at=now,
+        )
+        game.recorded_log = " ".join(tokens)
+        game.recorded_times_ms = move_times_ms
+        game.save(update_fields=["recorded_log", "recorded_times_ms"])
+    return reveal
+
+
+# --- Reads --------------------------------------------------------------------------------------
+
+
+def game_get_for_owner(*, user, game_id: int) -> IssuedGame | None:
+    """The player's issued game (hidden-card or not) with its reveals, or None."""
+    return IssuedGame.objects.filter(pk=game_id, user=user).prefetch_related("reveals").first()
+
+
+def game_reveals(game: IssuedGame) -> list[Reveal]:
+    """The game's reveals in the order of its log."""
+    return sorted(game.reveals.all(), key=lambda reveal: reveal.prefix_length)
+
+
+def game_known_deal(game: IssuedGame) -> dict:
+    """The deal as its player knows it (`VisibleDeal.to_dict()`): a hidden-card game's face-up
+    and revealed cards, every other face-down card null; the whole deal of a game issued with
+    its code."""
+    if not game.hidden:
+        return Game(game.code).known_deal().to_dict()
+    return hidden_game_position(game, game_reveals(game)).known_deal().to_dict()
+
+
+# --- Checks of a finished game's result (the verification's judge) -------------------------------
+
+
+def hidden_game_problem(*, submission: Submission) -> tuple[str, str] | None:
+    """(code, reason) when a hidden-card game's legal result is not a game its player could have
+    played as shown: `prefix_conflict`, `unrevealed_card` (`hidden_log_problem`), then
+    `timing_reveals` (`reveals_timing_problem`)."""
+    return hidden_log_problem(
+        game=submission.game, tokens=submission.log.split(), times=submission.move_times_ms
+    ) or reveals_timing_problem(submission=submission)
+
+
+def hidden_log_problem(*, game: IssuedGame, tokens: list[str], times: list[int]) -> tuple[str, str] | None:
+    """(code, reason) when a hidden-card game's legal log is not the game its player was shown:
+    it does not extend the recorded prefix (`prefix_conflict`), or it plays on after a card it
+    turned up and the server never revealed (`unrevealed_card`)."""
+    if problem := prefix_conflict(game, tokens=tokens, times=times, must_extend=True):
+        return "prefix_conflict", problem
+    if error := _play(hidden_game_position(game, list(game.reveals.all())), tokens):
+        return "unrevealed_card", f"{error['message']}; the server never revealed it to this game"
+    return None
+
+
+def reveals_timing_problem(*, submission: Submission) -> tuple[str, str] | None:
+    """(`timing_reveals`, reason) when the page counted more play between two of the server's
+    marks than its clock saw pass between them, by more than REVEAL_CLOCK_TOLERANCE_MS. The marks:
+    the game's issue (page time 0), each reveal (the page's time at the move that turned the card
+    up, the server's receipt), the result (its duration, its receipt). One-sided: the page's clock
+    stops while it is hidden. Every pair is checked, not only neighbours, so the tolerance is
+    granted once: 21 reveals cannot bank 21 tolerances of invented play."""
+    game = submission.game
+    tolerance = settings.REVEAL_CLOCK_TOLERANCE_MS
+    marks = [("the game's issue", 0, game.issued_at)]
+    for reveal in game_reveals(game):
+        marks.append((f"the reveal at move {reveal.prefix_length}", reveal.page_time_ms, reveal.received_at))
+    marks.append(("this result", submission.duration_ms, submission.received_at))
+
+    def server_ms(at: datetime) -> int:
+        return int((at - game.issued_at).total_seconds() * 1000)
+
+    behind = marks[0]  # the earlier mark where the page's clock was furthest behind the server's
+    for mark in marks[1:]:
+        (since, page_from, server_from), (until, page_to, server_to) = behind, mark
+        played_ms, passed_ms = page_to - page_from, server_ms(server_to) - server_ms(server_from)
+        if played_ms > passed_ms + tolerance:
+            return "timing_reveals", (
+                f"the page counted {played_ms} ms of play between {since} and {until}, but only "
+                f"{passed_ms} ms passed on the server (tolerance {tolerance} ms)"
+            )
+        if page_to - server_ms(server_to) < page_from - server_ms(server_from):
+            behind = mark
+    return None

@@ -1,0 +1,50 @@
+"""What a hidden-card game keeps on record: the commitment to its deal, and the prefix of its
+log that the server has replayed (docs/security.md, "Hidden-card games").
+
+Pure functions, no database: the services of `games.services` and `games.hidden_games` use them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+
+def deal_secret() -> str:
+    """A per-game secret: 32 random bytes (the operating system's CSPRNG), as 64 hex digits."""
+    return secrets.token_hex(32)
+
+
+def deal_commitment(*, code: str, secret: str) -> str:
+    """SHA-256 of the text `<code>:<secret>` (UTF-8), as 64 lowercase hex digits: published at
+    issue; the code and the secret are published once the game is finished, so anyone can check
+    that the deal was fixed before the first card was played."""
+    return hashlib.sha256(f"{code}:{secret}".encode()).hexdigest()
+
+
+def prefix_conflict(game, *, tokens: list[str], times: list[int], must_extend: bool) -> str | None:
+    """Why a log (`tokens`, `times`) disagrees with the prefix `game` has recorded (its
+    `recorded_log` and `recorded_times_ms`), or None.
+
+    They agree when the shorter is the start of the longer, tokens and times alike; with
+    `must_extend`, the log may not be the shorter (a result must contain the whole record).
+    """
+    recorded = game.recorded_log.split()
+    pairs = zip(recorded, game.recorded_times_ms, tokens, times, strict=False)
+    for index, (token, time, sent, sent_time) in enumerate(pairs):
+        if sent != token:
+            return (
+                f"move {index + 1} `{sent}` differs from the server's record of this game (`{token}`): "
+                f"the log must extend the {len(recorded)} tokens recorded"
+            )
+        if sent_time != time:
+            return (
+                f"the time of move {index + 1} ({sent_time} ms) differs from the server's record "
+                f"of this game ({time} ms)"
+            )
+    if must_extend and len(tokens) < len(recorded):
+        return (
+            f"the log has {len(tokens)} tokens, fewer than the {len(recorded)} the server has recorded "
+            "for this game: it must extend them"
+        )
+    return None
