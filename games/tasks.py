@@ -2,16 +2,22 @@
 
 Only infrastructure errors (database, Redis) are retried, with backoff; a rejected log is a
 verdict, not an error. acks_late + reject_on_worker_lost put a task back in the queue when its
-worker dies; the sweeper catches anything lost anyway.
+worker's child process dies; a worker killed whole is covered at the next worker's start
+(`verification_resume`), and the sweeper catches anything lost anyway.
 """
 
 from celery import shared_task
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
 from games.services import games_expire
-from games.verification import INFRASTRUCTURE_ERRORS, submissions_sweep, submissions_verify_pending
+from games.verification import (
+    INFRASTRUCTURE_ERRORS,
+    submissions_sweep,
+    submissions_verify_pending,
+    submissions_verify_resume,
+)
 
 
 @task_prerun.connect
@@ -23,6 +29,13 @@ def database_connections_tidy(**kwargs) -> None:
     task = kwargs.get("task")
     if task is not None and not getattr(task.request, "is_eager", False):  # eager: the caller's connection
         close_old_connections()
+
+
+@worker_ready.connect
+def verification_resume(**kwargs) -> None:
+    """A worker ready to work settles at once what a crashed one left pending (docs/operations.md,
+    "Celery"), instead of waiting for the visibility timeout or the sweeper."""
+    submissions_verify_resume()
 
 
 RETRY = {

@@ -184,6 +184,16 @@ def submissions_verify_soon() -> None:
         raise
 
 
+def submissions_verify_resume() -> None:
+    """At a worker's start: settle what a crashed worker left. A worker killed whole (its main
+    process too) leaves its task unacknowledged in Redis until the visibility timeout (an hour),
+    and may leave the "queued" flag set, which holds new tasks back: the flag is cleared and a
+    run sent. Safe beside any other run: rows are claimed with skip_locked and settled by a
+    conditional update."""
+    cache.delete(VERIFY_QUEUED_KEY)
+    submissions_verify_soon()
+
+
 def submissions_verify_pending(
     *, batches: int | None = None, now: datetime | None = None
 ) -> tuple[list[Submission], bool]:
