@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games.engine import GameCode, InvalidCodeError, Rules, verify
 from games.models import HintUse, IssuedGame, SolvedDeal
+from games.selectors import game_expiry_cutoff
 from games.services import GameServiceError, SubmissionInvalid, random_deal_numbers
 from games.solver import Position, Solution, solve
 
@@ -305,7 +306,8 @@ class Hint:
 def hint_give(*, user, code: str, log: str, now: datetime | None = None) -> Hint:
     """The next move of a win from the game `log` has reached on `code`, searched here and now.
 
-    Refuses a code of the player's ranked games not finished yet (HintOnRankedGame). Records
+    Refuses a code of the player's ranked games not finished yet, and of anyone's ranked game in
+    play (HintOnRankedGame: until ranked games hide their cards, a code can be passed on). Records
     the use before searching, so that the player's results on that code received afterwards
     are assisted and enter no board. A game already won gets no hint and records nothing.
     """
@@ -326,6 +328,12 @@ def hint_give(*, user, code: str, log: str, now: datetime | None = None) -> Hint
     )
     if in_play is not None:
         raise HintOnRankedGame(f"no hints on a ranked game: game {in_play} is not finished")
+    # Anyone's ranked game in play: a hint on its code would help its player (given the code).
+    others_in_play = IssuedGame.objects.filter(
+        code=str(game_code), state=IssuedGame.State.ISSUED, issued_at__gte=game_expiry_cutoff(now=now)
+    )
+    if others_in_play.exists():
+        raise HintOnRankedGame("no hints on this deal: it is a ranked game in play")
     verdict = verify(game_code, tokens)
     if verdict.error is not None:
         error = verdict.error

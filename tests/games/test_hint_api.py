@@ -108,11 +108,23 @@ def test_a_ranked_game_in_play_gets_no_hint(api, player, other_player, issue_gam
         "detail": f"no hints on a ranked game: game {game.pk} is not finished",
         "code": "ranked_game_in_play",
     }
-    assert someone_elses.status_code == 200  # only the player's own games are refused
-    assert not HintUse.objects.filter(code=CODE).exists()
+    assert someone_elses.status_code == 403  # anyone's ranked game in play: its player could be helped
+    assert someone_elses.json() == {
+        "detail": "no hints on this deal: it is a ranked game in play",
+        "code": "ranked_game_in_play",
+    }
+    assert not HintUse.objects.exists()
 
     submit(body(log=LOG, game=game.pk))
     assert ask(api).status_code == 200  # finished: it is an ordinary deal again
+
+
+def test_an_expired_ranked_game_of_another_player_no_longer_stops_hints(api, other_player, issue_game):
+    from datetime import timedelta
+
+    issue_game(other_player, code=UNWINNABLE, ago=timedelta(days=15))  # past the 14 days: expired
+
+    assert ask(api, code=UNWINNABLE, log="").status_code == 200
 
 
 def test_signed_out_gets_no_hint(db):
