@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from accounts.models import NAME_RULE
 from accounts.services import user_delete, user_display_name_set, user_language_set
+from yukon_site.api_input import StrictCharField
 
 DETAIL_ERROR = inline_serializer("DetailError", {"detail": serializers.CharField()})
 NOT_SIGNED_IN = OpenApiResponse(DETAIL_ERROR, description="Not signed in, or the CSRF token is missing.")
@@ -32,7 +33,7 @@ class AccountApi(APIView):
     """One URL, three operations: GET reads, PATCH changes the display name or language, DELETE deletes."""
 
     class AccountUpdateInputSerializer(serializers.Serializer):
-        display_name = serializers.CharField(max_length=20, required=False, help_text=NAME_RULE)
+        display_name = StrictCharField(max_length=20, required=False, help_text=NAME_RULE)
         language = serializers.ChoiceField(
             choices=[code for code, _name in settings.LANGUAGES],
             allow_blank=True,
@@ -46,7 +47,7 @@ class AccountApi(APIView):
             return attrs
 
     class AccountDeleteInputSerializer(serializers.Serializer):
-        password = serializers.CharField(help_text="The account's password, as a confirmation.")
+        password = StrictCharField(help_text="The account's password, as a confirmation.")
 
     @extend_schema(
         operation_id="account_detail",

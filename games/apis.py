@@ -45,6 +45,7 @@ from games.services import (
     submissions_sweep_when_due,
 )
 from games.throttles import GameIssueThrottle, SubmissionCreateThrottle
+from yukon_site.api_input import StrictBooleanField, StrictCharField, StrictIntegerField, StrictUUIDField
 
 ERROR_STATUS = {
     GameNotFound: status.HTTP_404_NOT_FOUND,
@@ -63,21 +64,7 @@ def refusal_response(error: GameServiceError) -> Response:
     return Response({"detail": error.message, "code": error.code}, status=ERROR_STATUS[type(error)])
 
 
-# --- Strict JSON types: "12" is not a number and 12 is not a text ---------------------------------
-
-
-class StrictIntegerField(serializers.IntegerField):
-    def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictCharField(serializers.CharField):
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
+# --- Strict JSON types (yukon_site/api_input.py) ------------------------------------------------
 
 
 class MillisecondsListField(serializers.ListField):
@@ -136,7 +123,7 @@ class GameIssueApi(APIView):
     class GameIssueInputSerializer(serializers.Serializer):
         rules = serializers.ChoiceField(choices=RulesChoice.choices, default=RulesChoice.CLASSIC)
         count = StrictIntegerField(min_value=1, max_value=10, default=1)
-        hidden = serializers.BooleanField(
+        hidden = StrictBooleanField(
             default=False, help_text="Hidden-card games: issued without their code (docs/security.md)."
         )
 
@@ -267,7 +254,7 @@ class SubmissionsApi(APIView):
     """POST submits a finished game; GET lists the player's own submissions, newest first."""
 
     class SubmissionCreateInputSerializer(serializers.Serializer):
-        client_id = serializers.UUIDField(help_text="Made by the page; the idempotency key.")
+        client_id = StrictUUIDField(help_text="Made by the page; the idempotency key.")
         game = StrictIntegerField(required=False, min_value=1, help_text="An issued game's id (ranked).")
         code = StrictCharField(
             required=False, max_length=32, help_text="A typed-in or shared code (unranked)."
@@ -280,7 +267,7 @@ class SubmissionsApi(APIView):
         duration_ms = StrictIntegerField(min_value=0, max_value=10**10)
         finished_at = serializers.DateTimeField(help_text="The page's clock; informational.")
         client_version = StrictCharField(required=False, allow_blank=True, max_length=64, default="")
-        assisted = serializers.BooleanField(required=False, default=False, help_text="A hint was used.")
+        assisted = StrictBooleanField(required=False, default=False, help_text="A hint was used.")
 
     def get_throttles(self):
         return [SubmissionCreateThrottle()] if self.request.method == "POST" else []

@@ -299,6 +299,14 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's parsers, with a JSON parser that refuses deeply nested bodies (400, not 500).
+    "DEFAULT_PARSER_CLASSES": [
+        "yukon_site.api_input.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # JSON errors: a database outage is 503 with Retry-After, a body over the limit 413.
+    "EXCEPTION_HANDLER": "yukon_site.api_errors.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

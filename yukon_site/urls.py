@@ -19,3 +19,8 @@ urlpatterns = [
     # The split view loads its start-up script from a URL, not inline: the CSP allows it.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+# JSON under /api/, Django's own pages elsewhere (yukon_site/api_errors.py).
+handler400 = "yukon_site.api_errors.bad_request"
+handler404 = "yukon_site.api_errors.not_found"
+handler500 = "yukon_site.api_errors.server_error"

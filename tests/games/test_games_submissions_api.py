@@ -393,7 +393,8 @@ def test_a_body_over_djangos_limit_is_refused(api, settings):
 
     response = api.post("/api/submissions/", data, format="json")
 
-    assert response.status_code == 400
+    assert response.status_code == 413
+    assert response.json()["code"] == "request_too_large"
     assert nothing_stored()
 
 

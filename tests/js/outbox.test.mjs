@@ -168,3 +168,25 @@ describe("unrankedFallback", () => {
     assert.equal(unrankedFallback(entry, { status: 0, data: null }), null);
   });
 });
+
+describe("answers that are not a verdict on the result", () => {
+  const TOO_LARGE = { detail: "The request body is over 2621440 bytes.", code: "request_too_large" };
+  const DATABASE_DOWN = { detail: "The database is not answering; try again shortly.", code: "database_unavailable" };
+
+  test("a body over the size limit (413) is refused for good, never sent again", async () => {
+    rankedWin();
+    const server = fakeServer([{ status: 413, data: TOO_LARGE }]);
+    const upload = await uploadPending({ account: PLAYER, fetchImpl: server.fetchImpl });
+    assert.deepEqual(upload, { sent: 0, pending: 0, reason: null });
+    assert.equal(listResults()[0].state, "rejected");
+    assert.equal(listResults()[0].reason, TOO_LARGE.detail);
+  });
+
+  test("the database down (503) keeps the result waiting for a later try", async () => {
+    rankedWin();
+    const server = fakeServer([{ status: 503, data: DATABASE_DOWN }]);
+    const upload = await uploadPending({ account: PLAYER, fetchImpl: server.fetchImpl });
+    assert.equal(upload.reason, "http_503");
+    assert.equal(listResults()[0].state, "waiting");
+  });
+});

@@ -168,7 +168,7 @@ export async function uploadPending({ account, fetchImpl } = {}) {
       sent++;
       continue;
     }
-    const refusedForGood = answer.status === 400 || answer.status === 404 || answer.status === 409 || (answer.status === 403 && answer.data?.code);
+    const refusedForGood = [400, 404, 409, 413].includes(answer.status) || (answer.status === 403 && answer.data?.code);
     if (!refusedForGood) {
       // Offline, signed out, CSRF, throttled, the server failing: everything waits for a later try.
       const reason = answer.status === 0 ? "offline" : answer.status === 403 ? "signed_out" : `http_${answer.status}`;

@@ -1,0 +1,89 @@
+"""Every answer under /api/ is JSON, errors included (docs/api.md, "Conventions").
+
+An error inside an API view reaches DRF's exception handler (`api_exception_handler`, settings
+REST_FRAMEWORK). Everything else reaches Django's error handlers (`bad_request`, `not_found`,
+`server_error`, wired in yukon_site/urls.py): an unknown URL, or a crash in a middleware such as
+the session's query while the database is down. Under /api/ they answer
+`{"detail": "sentence", "code": "stable_code"}`; elsewhere Django's own HTML pages.
+
+With DEBUG=1 Django shows its debug pages for unknown URLs and crashes instead of calling the
+handlers (a development aid); the database outage (503) and size (413) answers of API views
+are JSON in both modes.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework.views import exception_handler
+
+logger = logging.getLogger(__name__)
+
+API_PREFIX = "/api/"
+# OperationalError: no connection can be made; InterfaceError: a kept connection was closed.
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+DATABASE_RETRY_AFTER_SECONDS = 5
+
+
+def api_refusal(detail: str, code: str, status: int, headers: dict | None = None) -> JsonResponse:
+    return JsonResponse({"detail": detail, "code": code}, status=status, headers=headers)
+
+
+def database_unavailable() -> JsonResponse:
+    return api_refusal(
+        "The database is not answering; try again shortly.",
+        "database_unavailable",
+        503,
+        headers={"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)},
+    )
+
+
+def request_too_large() -> JsonResponse:
+    return api_refusal(
+        f"The request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.", "request_too_large", 413
+    )
+
+
+def api_exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
+    """DRF's handler, plus a database outage (503) and a body over the limit (413).
+
+    Any other exception goes on to Django (None), which logs it and calls `server_error`."""
+    if isinstance(exc, DATABASE_ERRORS):
+        logger.warning("database unavailable", extra={"error": repr(exc)[:300]})
+        return database_unavailable()
+    if isinstance(exc, RequestDataTooBig):
+        return request_too_large()
+    return exception_handler(exc, context)
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return request_too_large()
+    return api_refusal("The request could not be read.", "bad_request", 400)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not is_api(request):
+        return defaults.page_not_found(request, exception)
+    return api_refusal("There is no API endpoint at this URL.", "not_found", 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if not is_api(request):
+        return defaults.server_error(request)
+    # Django calls this handler while handling the exception (already logged with its traceback).
+    if isinstance(sys.exception(), DATABASE_ERRORS):
+        return database_unavailable()
+    return api_refusal("The server failed to answer; the error is logged.", "server_error", 500)
