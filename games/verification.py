@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games import hooks
 from games.engine import ENGINE_VERSION, InvalidCodeError, verify
@@ -162,6 +163,8 @@ def submission_verify(*, submission_id: int, now: datetime | None = None) -> Sub
 # Errors of the infrastructure (database, Redis): a task retries them; anything else is a bug
 # of one row, which must not hold back the others.
 INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
+# What sending a task raises while the broker does not answer (kombu wraps connection errors).
+BROKER_ERRORS = (KombuOperationalError, redis.ConnectionError, redis.TimeoutError, ConnectionError)
 VERIFY_QUEUED_KEY = "games:verify-queued"
 VERIFY_QUEUED_SECONDS = 30  # after that, a task still waiting in the queue gets company
 
@@ -179,6 +182,12 @@ def submissions_verify_soon() -> None:
         return
     try:
         submission_verify_task.delay()
+    except BROKER_ERRORS as error:
+        # Redis (the broker) is down: the row is stored, the sweeper sends it once Redis is back.
+        cache.delete(VERIFY_QUEUED_KEY)
+        logger.warning(
+            "verification not enqueued: the broker is not answering", extra={"error": repr(error)[:300]}
+        )
     except Exception:
         cache.delete(VERIFY_QUEUED_KEY)
         raise

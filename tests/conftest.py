@@ -57,10 +57,11 @@ def clear_django_caches() -> None:
     """Empty every configured cache. A Redis cache loses only its own keys (its KEY_PREFIX),
     never the Celery queues or other data sharing the database."""
     from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
 
     for alias in caches:
         cache = caches[alias]
-        if type(cache).__name__ == "RedisCache":
+        if isinstance(cache, RedisCache):  # the fail-soft one too: never flush Celery's queues
             client = cache._cache.get_client(write=True)
             keys = list(client.scan_iter(match=f"{cache.key_prefix}:*", count=1000))
             if keys:

@@ -87,7 +87,7 @@ def test_redis_url_switches_broker_cache_and_results_to_redis():
 
     shown = show_settings(REDIS_URL=url, SECRET_KEY=STRONG_KEY)
 
-    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["cache"] == "yukon_site.cache.FailSoftRedisCache"
     assert shown["broker"] == shown["result_backend"] == url
     assert shown["eager"] is False
 

@@ -19,7 +19,7 @@ def test_healthz_sees_the_worker_then_its_loss(client, celery_worker_process):
 
     assert healthy.status_code == 200, healthy.json()
     assert healthy.json()["checks"]["celery"]["workers"] == [celery_worker_process.name]
-    assert healthy.json()["checks"]["cache"]["backend"] == "RedisCache"
+    assert healthy.json()["checks"]["cache"]["backend"] == "FailSoftRedisCache"
 
     celery_worker_process.kill()
     down = client.get("/healthz")

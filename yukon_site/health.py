@@ -25,6 +25,9 @@ def check_database() -> dict:
 
 
 def check_cache() -> dict:
+    ping = getattr(cache, "ping", None)  # the fail-soft Redis cache: requests go on from memory
+    if ping is not None and not ping():
+        raise RuntimeError("Redis is not answering: each web process caches in memory meanwhile")
     key = f"healthz:{uuid.uuid4().hex}"
     cache.set(key, "ok", timeout=10)
     value = cache.get(key)

@@ -210,7 +210,8 @@ REDIS_URL = env.str("REDIS_URL", default="") or None
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Redis, or each process's memory while Redis does not answer (yukon_site/cache.py).
+            "BACKEND": "yukon_site.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cache",
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 5},
