@@ -34,8 +34,6 @@ import random
 import re
 import secrets
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -46,7 +44,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from process_cpu import cpu_seconds  # bench/, beside this script
+from fullstack import free_port, stop  # bench/, beside this script
+from process_cpu import cpu_seconds
 
 PROJECT = Path(__file__).resolve().parent.parent
 PACKAGE_VENV = Path(tempfile.gettempdir()) / "yukon-bench-leaderboard-3.7.3"
@@ -353,12 +352,6 @@ def measure_package(*, args: argparse.Namespace, size: int, seconds: float) -> d
 # --- HTTP -------------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def start_gunicorn(*, workers: int, threads: int) -> tuple[subprocess.Popen, int]:
     """gunicorn with the project's settings (yukon_site/gunicorn_conf.py), access log off."""
     port = free_port()
@@ -384,15 +377,6 @@ def start_gunicorn(*, workers: int, threads: int) -> tuple[subprocess.Popen, int
             time.sleep(0.3)
     stop(process)
     raise RuntimeError("gunicorn did not answer within 60 s")
-
-
-def stop(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(15)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
 
 
 def session_cookies(*, size: int, count: int, rng: random.Random) -> list[str]:

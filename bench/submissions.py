@@ -28,24 +28,29 @@ import argparse
 import asyncio
 import json
 import os
-import secrets
-import signal
-import statistics
-import subprocess
 import sys
 import time
 import uuid
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlparse
 
-from process_cpu import cpu_seconds  # bench/, beside this script
+from fullstack import (  # bench/, beside this script
+    LOG_DIR,
+    drive,
+    ensure_database,
+    environment,
+    free_port,
+    issued_games,
+    setup_django,
+    start,
+    start_web,
+    stop,
+    winning_logs,
+)
+from process_cpu import cpu_seconds
 
-PROJECT_DIR = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PROJECT_DIR))
 PACE_MS = 170
-PASSWORD_HASH_PLACEHOLDER = "!"  # unusable password: these players only use their session
 
 
 def parse_args() -> argparse.Namespace:
@@ -70,44 +75,6 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    parsed = urlparse(url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def environment(args) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DATABASE_URL": args.database_url + "?conn_max_age=60",
-        "REDIS_URL": args.redis_url,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        # Production mode (DEBUG=0): no debug tooling, static files from the manifest.
-        "DEBUG": "0",
-        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "HTTPS": "0",
-        "LOG_LEVEL": "WARNING",
-        "THROTTLE_SUBMISSION_CREATE": "1000000/min",
-        "THROTTLE_GAME_ISSUE": "1000000/min",
-    }
-
-
-def setup_django(env: dict[str, str]) -> None:
-    names = ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")
-    for name in (*names, "HTTPS", "LOG_LEVEL"):
-        os.environ[name] = env[name]
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
-    import django
-
-    django.setup()
-
-
 def variant(log: str, n: int) -> str:
     """The n-th distinct log of the same win: a move played, undone and played again at two places.
 
@@ -122,175 +89,57 @@ def variant(log: str, n: int) -> str:
     return " ".join(tokens)
 
 
-def winning_logs() -> list[dict]:
-    cases = json.loads((PROJECT_DIR / "games/engine/vectors/logs.json").read_text())["cases"]
-    wins = {
-        c["code"]: c["log"]
-        for c in cases
-        if c["verdict"]["won"] and c["verdict"]["legal"] and "U" not in c["log"].split()
-    }
-    solver = PROJECT_DIR / "games/solver/fixtures/winning_logs.json"
-    if solver.exists():
-        wins.update({c["code"]: c["log"] for c in json.loads(solver.read_text())})
-    return [{"code": code, "log": log} for code, log in wins.items()]
-
-
 def prepare(count: int) -> list[dict]:
     """Players, sessions and issued games; returns one request body (with its cookies) per game."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
-    from django.middleware.csrf import _get_new_csrf_string
     from django.utils import timezone
 
     from accounts.models import User
-    from games.engine import GameCode
     from games.models import IssuedGame, Submission
-    from games.services import game_issue
 
     call_command("migrate", verbosity=0)
     Submission.objects.all().delete()
     IssuedGame.objects.all().delete()
     User.objects.filter(username__startswith="bench-").delete()
     per_player = settings.GAMES_MAX_UNPLAYED
-    players = User.objects.bulk_create(
-        User(username=f"bench-{i}", display_name=f"bench-{i}", password=PASSWORD_HASH_PLACEHOLDER)
-        for i in range((count + per_player - 1) // per_player)
-    )
-    wins = winning_logs()
-    issued_at = timezone.now() - timedelta(hours=1)
     bodies = []
-    for index, player in enumerate(players):
-        session = SessionStore()
-        session[SESSION_KEY] = str(player.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = player.get_session_auth_hash()
-        session.create()
-        csrf = _get_new_csrf_string()
-        deals = [wins[(index * per_player + k) % len(wins)] for k in range(per_player)]
-        for rules in ("classic", "relaxed"):
-            chosen = [d for d in deals if ("-C-" in d["code"]) == (rules == "classic")]
-            if not chosen:
-                continue
-            numbers = [GameCode.parse(d["code"]).number for d in chosen]
-            games = game_issue(
-                user=player, rules=rules, count=len(chosen), deal_numbers=numbers, now=issued_at
-            )
-            for game, deal in zip(games, chosen, strict=True):
-                log = variant(deal["log"], len(bodies))
-                times = [PACE_MS * (i + 1) for i in range(len(log.split()))]
-                bodies.append({
-                    "cookie": f"sessionid={session.session_key}; csrftoken={csrf}",
-                    "csrf": csrf,
-                    "json": json.dumps({
-                        "client_id": str(uuid.uuid4()), "game": game.pk, "log": log,
-                        "move_times_ms": times, "duration_ms": times[-1] + 500,
-                        "finished_at": timezone.now().isoformat(), "client_version": "bench",
-                    }),
-                })  # fmt: skip
+    for session, game, deal in issued_games(
+        players=(count + per_player - 1) // per_player, per_player=per_player, deals=winning_logs(),
+        now=timezone.now() - timedelta(hours=1),
+    ):  # fmt: skip
+        log = variant(deal["log"], len(bodies))
+        times = [PACE_MS * (i + 1) for i in range(len(log.split()))]
+        bodies.append({
+            **session,
+            "path": "/api/submissions/",
+            "json": json.dumps({
+                "client_id": str(uuid.uuid4()), "game": game.pk, "log": log,
+                "move_times_ms": times, "duration_ms": times[-1] + 500,
+                "finished_at": timezone.now().isoformat(), "client_version": "bench",
+            }),
+        })  # fmt: skip
     return bodies[:count]
-
-
-def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
-    log = log_path.open("w")
-    return subprocess.Popen(command, cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)  # fmt: skip
-
-
-def stop(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(20)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
-async def post(port: int, item: dict) -> tuple[int, float, bytes]:
-    payload = item["json"].encode()
-    request = (
-        f"POST /api/submissions/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(payload)}\r\nCookie: {item['cookie']}\r\nX-CSRFToken: {item['csrf']}\r\n"
-        f"Referer: http://127.0.0.1:{port}/\r\nConnection: close\r\n\r\n"
-    ).encode() + payload
-    began = time.perf_counter()
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(request)
-    await writer.drain()
-    status_line = await reader.readline()
-    rest = await reader.read()  # until the server closes
-    writer.close()
-    return int(status_line.split()[1]), time.perf_counter() - began, rest.partition(b"\r\n\r\n")[2]
 
 
 async def intake(port: int, items: list[dict], concurrency: int, rate: float = 0) -> dict:
     """POST every item: `concurrency` at a time (closed loop), or one every 1/`rate` s (open loop)."""
-    queue = list(reversed(items))
-    latencies, statuses = [], []
 
-    async def send(item):
-        status, seconds, answer = await post(port, item)
-        if status != 202 and len(statuses) - statuses.count(202) < 3:
-            print(f"HTTP {status}: {answer[:300]!r}", file=sys.stderr)
-        statuses.append(status)
-        latencies.append(seconds)
+    def accepted(item: dict, status: int, answer: bytes) -> str | None:
+        return None if status == 202 else f"HTTP {status}: {answer[:300]!r}"
 
-    async def client():
-        while queue:
-            await send(queue.pop())
-
-    async def paced():
-        # Latency at a given load: arrivals do not wait for answers (no coordinated omission).
-        start, tasks = time.perf_counter(), []
-        for index, item in enumerate(items):
-            await asyncio.sleep(max(0.0, start + index / rate - time.perf_counter()))
-            tasks.append(asyncio.create_task(send(item)))
-        await asyncio.gather(*tasks)
-
-    began = time.perf_counter()
-    if rate:
-        await paced()
-    else:
-        await asyncio.gather(*(client() for _ in range(concurrency)))
-    elapsed = time.perf_counter() - began
-    latencies.sort()
-    accepted = sum(status == 202 for status in statuses)
+    figures = await drive(
+        port, [[item] for item in items], concurrency=concurrency, rate=rate, check=accepted
+    )
     return {
-        "requests": len(statuses),
-        "accepted": accepted,
-        "other_statuses": {str(s): statuses.count(s) for s in set(statuses) if s != 202},
-        "seconds": round(elapsed, 2),
-        "accepted_per_second": round(accepted / elapsed, 1),
-        "p50_ms": round(statistics.median(latencies) * 1000, 1),
-        "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1000, 1),
+        "requests": figures["requests"],
+        "accepted": figures["ok"],
+        "other_statuses": {status: n for status, n in figures["statuses"].items() if status != "202"},
+        "seconds": figures["seconds"],
+        "accepted_per_second": figures["ok_per_second"],
+        "p50_ms": figures["p50_ms"],
+        "p99_ms": figures["p99_ms"],
     }
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_http(port: int, web: subprocess.Popen, timeout: float = 30) -> None:
-    import urllib.error
-    import urllib.request
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if web.poll() is not None:
-            raise RuntimeError("gunicorn exited; see var/bench-gunicorn.log")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)  # noqa: S310
-            return
-        except urllib.error.HTTPError:  # 503 without a Celery worker: the web side answers all the same
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("gunicorn did not answer")
 
 
 def verification(env: dict[str, str], args, total: int, log_dir: Path) -> dict:
@@ -349,7 +198,7 @@ def verification(env: dict[str, str], args, total: int, log_dir: Path) -> dict:
 def main() -> None:
     args = parse_args()
     ensure_database(args.database_url)
-    env = environment(args)
+    env = environment(args, THROTTLE_SUBMISSION_CREATE="1000000/min", THROTTLE_GAME_ISSUE="1000000/min")
     setup_django(env)
     import redis
 
@@ -359,14 +208,9 @@ def main() -> None:
     args.port = args.port or free_port()
     # Other processes on the machine skew the figures: the load is reported with them.
     load_at_start = round(os.getloadavg()[0], 2)
-    log_dir = PROJECT_DIR / "var"
-    log_dir.mkdir(exist_ok=True)
-    web_env = {**env, "GUNICORN_BIND": f"127.0.0.1:{args.port}", "WEB_CONCURRENCY": str(args.web_workers),
-               "GUNICORN_THREADS": str(args.web_threads)}  # fmt: skip
-    web = start([sys.executable, "-m", "gunicorn", "-c", "python:yukon_site.gunicorn_conf", "yukon_site.wsgi",
-                 "--access-logfile", "/dev/null"], web_env, log_dir / "bench-gunicorn.log")  # fmt: skip
+    web = start_web(env, port=args.port, workers=args.web_workers, threads=args.web_threads,
+                    log_name="bench-gunicorn.log")  # fmt: skip
     try:
-        wait_for_http(args.port, web)
         asyncio.run(intake(args.port, items[: min(50, len(items) // 10)], args.concurrency))  # warm-up
         from games.models import Submission
 
@@ -386,7 +230,7 @@ def main() -> None:
         stop(web)
     total = Submission.objects.count()
     print(f"verification: one Celery worker, {total} pending ...", file=sys.stderr)
-    verify_figures = verification(env, args, total, log_dir)
+    verify_figures = verification(env, args, total, LOG_DIR)
     figures = {
         "intake": intake_figures,
         "verification": verify_figures,
