@@ -186,10 +186,20 @@ def play_token(page: Page, game: Game, token: str) -> None:
     Never sooner than MOVE_PACE_S after the previous token was played (its last click or
     release): the server's shipped timing checks judge every result the tests play.
     """
+    wait_for_pace(page)
+    _play_gesture(page, game, token)
+    token_played(page)
+
+
+def wait_for_pace(page: Page) -> None:
+    """Until MOVE_PACE_S has passed since the page's last token (for gestures of a test's own)."""
     last = _last_token.get(id(page))
     if last is not None:
         time.sleep(max(0.0, last + MOVE_PACE_S - time.monotonic()))
-    _play_gesture(page, game, token)
+
+
+def token_played(page: Page) -> None:
+    """The page has just been given a token (a gesture of a test's own, or play_token's)."""
     _last_token[id(page)] = time.monotonic()
 
 

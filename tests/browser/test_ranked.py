@@ -20,6 +20,7 @@ from helpers import (
     play_token,
     sign_in,
     stoppable_server,  # noqa: F401 (the `server` fixture)
+    token_played,
     wait_for_moves,
     wait_for_the_worker,
     wait_until_ranked,
@@ -162,6 +163,7 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
     confirm = page.locator('[data-dialog="confirm"]')
     expect(confirm.locator("[data-confirm-text]")).to_contain_text("takes back every move")
     confirm.get_by_role("button", name="Take every move back").click()
+    token_played(page)  # the page played three undos: the next move comes at a player's pace after them
     for _ in range(3):
         game.undo()
     expect(page.locator("[data-action=undo]")).to_be_disabled()

@@ -17,15 +17,18 @@ from helpers import (
     make_player,
     open_game,
     play_all,
+    play_token,
     sign_in,
     stoppable_server,  # noqa: F401 (the `server` fixture)
     tap_column,
+    token_played,
     wait_for_moves,
+    wait_for_pace,
     winning_game,
 )
 from playwright.sync_api import Page, expect
 
-from games.engine import FOUNDATION, Game, GameCode, Move, verify
+from games.engine import FOUNDATION, UNDO, Game, GameCode, Move, verify
 from games.models import Submission
 from games.solving import deal_pool_refill
 
@@ -155,10 +158,12 @@ def hinted_move(page: Page) -> Move:
 
 def play_hinted(page: Page, game: Game, move: Move) -> None:
     """Play the shown move the way a player follows it: tap the lit place (the card is already lifted)."""
+    wait_for_pace(page)
     if move.dest == FOUNDATION:
         page.locator("[data-foundations] [data-target]").click()
     else:
         tap_column(page, move.dest + 1)
+    token_played(page)
     game.push(move)
     wait_for_moves(page, game.moves_made)
 
@@ -186,8 +191,7 @@ def test_a_hint_lights_a_legal_move_and_a_win_after_it_is_sent_assisted(
     assert page.evaluate("() => JSON.parse(localStorage.getItem('yukon.game.v1')).assisted") is True
 
     # Back to the deal, the known win up to its last moves, then the hints (the H key) finish it.
-    page.keyboard.press("u")
-    game.undo()
+    play_token(page, game, UNDO)
     play_all(page, game, tokens[:-3])
     bodies = []
     page.on(
