@@ -1,8 +1,8 @@
 """Player journeys, end to end: Chromium against the site as README starts it.
 
 One server process for the module (`make run` on a fresh SQLite file, or `make stack` on a fresh
-PostgreSQL database and a Redis database of its own when REDIS_URL is set), with the shipped
-settings: nothing relaxed, nothing monkeypatched. Players sign up and in through the forms and
+PostgreSQL database and a Redis database of its own when REDIS_URL is set), on the settings it
+ships with, the server's code as it is. Players sign up and in through the forms and
 play by pointer gestures 200–300 ms apart; the winning lines come from the project's solver on
 the deal the page shows. Every check goes through the pages (and what they ask of the API).
 The harness is journeys.py; screenshots go to test-artifacts/journey-*.png, the server's output

@@ -7,15 +7,7 @@ import { beforeEach, describe, test } from "node:test";
 import { confirmBests, mergeServerBests, shownBest, winRecord } from "../../frontend/static/frontend/js/bests.js";
 import { loadBests, saveBests } from "../../frontend/static/frontend/js/store.js";
 import { enqueueResult, findResult, pollSent, uploadPending } from "../../frontend/static/frontend/js/sync.js";
-
-class MemoryStorage {
-  #items = new Map();
-  getItem = (key) => (this.#items.has(key) ? this.#items.get(key) : null);
-  setItem = (key, value) => this.#items.set(key, String(value));
-  removeItem = (key) => this.#items.delete(key);
-}
-globalThis.dispatchEvent ??= () => true;
-globalThis.document ??= { cookie: "csrftoken=token" };
+import { MemoryStorage } from "./page_globals.mjs";
 
 const PLAYER = { id: 7, name: "ada" };
 

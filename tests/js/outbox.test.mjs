@@ -13,16 +13,7 @@ import {
   unrankedFallback,
   uploadPending,
 } from "../../frontend/static/frontend/js/sync.js";
-
-// The page's globals the outbox touches: storage, its change event, the CSRF cookie.
-class MemoryStorage {
-  #items = new Map();
-  getItem = (key) => (this.#items.has(key) ? this.#items.get(key) : null);
-  setItem = (key, value) => this.#items.set(key, String(value));
-  removeItem = (key) => this.#items.delete(key);
-}
-globalThis.dispatchEvent ??= () => true;
-globalThis.document ??= { cookie: "csrftoken=token" };
+import { MemoryStorage } from "./page_globals.mjs";
 
 const PLAYER = { id: 7, name: "ada" };
 const CODE = "YU1-C-AAAAAAC";
