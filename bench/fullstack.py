@@ -209,6 +209,29 @@ def load_average() -> str:
     return " / ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
+def machine_cpu_seconds() -> dict[str, float]:
+    """CPU seconds spent so far on the whole machine (/proc/stat), every process's, and by the
+    PostgreSQL and Redis servers (the processes named so, serving anyone): where a request's time
+    goes besides gunicorn, and how much other work shared the cores."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(
+        int, Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]
+    )
+    seconds = {"machine": (user + nice + system + irq + softirq) / ticks, "steal": steal / ticks}
+    servers = {"postgres": "postgres", "redis-server": "redis"}
+    seconds.update(dict.fromkeys(servers.values(), 0.0))
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        if name in servers:
+            fields = text.rsplit(")", 1)[1].split()
+            seconds[servers[name]] += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return seconds
+
+
 # --- The client -------------------------------------------------------------------------------------
 
 

@@ -53,6 +53,7 @@ from fullstack import (  # bench/, beside this script
     free_port,
     issued_games,
     load_average,
+    machine_cpu_seconds,
     setup_django,
     start_web,
     stop,
@@ -203,13 +204,26 @@ def revealed(item: dict, status: int, answer: bytes) -> str | None:
 
 
 def measure(web, port: int, streams: list[list[dict]], **how) -> dict:
-    """Drive the streams (`how`: drive's concurrency, rate, seconds); the figures, gunicorn's CPU
-    per reveal and the load average before and after."""
-    load_before, cpu_before = load_average(), cpu_seconds(web)
+    """Drive the streams (`how`: drive's concurrency, rate, seconds); the figures, the CPU per
+    reveal of gunicorn, PostgreSQL, Redis, this client and the whole machine, and the load
+    average before and after."""
+    load_before, cpu_before, machine_before = load_average(), cpu_seconds(web), machine_cpu_seconds()
     figures = asyncio.run(drive(port, streams, check=revealed, **how))
-    figures["web_cpu_ms_per_reveal"] = round(
-        (cpu_seconds(web) - cpu_before) * 1000 / max(figures["requests"], 1), 2
-    )
+    requests = max(figures["requests"], 1)
+    machine = {name: value - machine_before[name] for name, value in machine_cpu_seconds().items()}
+    seconds = {
+        "gunicorn": cpu_seconds(web) - cpu_before,
+        "postgres": machine["postgres"],
+        "redis": machine["redis"],
+        "client": figures["client_cpu_ms_per_request"] * requests / 1000,
+    }
+    # "other": everything else the machine ran meanwhile (other work on it, the kernel's share).
+    seconds |= {"other": machine["machine"] - sum(seconds.values()), "machine": machine["machine"],
+                "steal": machine["steal"]}  # fmt: skip
+    figures["cpu_ms_per_reveal"] = {
+        name: round(value * 1000 / requests, 2) for name, value in seconds.items()
+    }
+    figures["web_cpu_ms_per_reveal"] = figures["cpu_ms_per_reveal"]["gunicorn"]
     figures["load_average_before"], figures["load_average_after"] = load_before, load_average()
     return figures
 
@@ -223,6 +237,12 @@ def report(figures: dict) -> None:
     def latencies(f: dict) -> str:
         return f"p50 {f['p50_ms']} ms, p99 {f['p99_ms']} ms, max {f['max_ms']} ms"
 
+    def cpus(f: dict) -> str:
+        cpu = f["cpu_ms_per_reveal"]
+        return (f"CPU a reveal: gunicorn {cpu['gunicorn']} ms, PostgreSQL {cpu['postgres']}, Redis "
+                f"{cpu['redis']}, this client {cpu['client']}, other work {cpu['other']}; the machine "
+                f"{cpu['machine']} ms (steal {cpu['steal']})")  # fmt: skip
+
     def loads(f: dict) -> str:
         return f"load average {f['load_average_before']} before, {f['load_average_after']} after"
 
@@ -231,8 +251,8 @@ def report(figures: dict) -> None:
         print(f"throughput:  {setup['connections']} in flight for {t['seconds']} s: {t['ok']} reveals = "
               f"{t['ok_per_second']}/s (goal ≥ {GOAL_PER_SECOND}/s: {met})")  # fmt: skip
         print(f"             {latencies(t)}")
-        print(f"             gunicorn CPU {t['web_cpu_ms_per_reveal']} ms a reveal (this client "
-              f"{t['client_cpu_ms_per_request']} ms); {loads(t)}")  # fmt: skip
+        print(f"             {cpus(t)}")
+        print(f"             {loads(t)}")
         if t["ran_out"]:
             print(
                 f"             !! the prepared reveals ran out before {setup['seconds']:g} s: raise --ceiling"
@@ -242,8 +262,8 @@ def report(figures: dict) -> None:
         print(f"at a load:   {setup['rate']:g}/s offered for {r['seconds']} s: {r['ok']} reveals = "
               f"{r['ok_per_second']}/s")  # fmt: skip
         print(f"             {latencies(r)} (goal p99 < {GOAL_P99_MS} ms: {met})")
-        print(f"             gunicorn CPU {r['web_cpu_ms_per_reveal']} ms a reveal; sent late by p99 "
-              f"{r['sent_late_p99_ms']} ms; {loads(r)}")  # fmt: skip
+        print(f"             {cpus(r)}")
+        print(f"             sent late by p99 {r['sent_late_p99_ms']} ms; {loads(r)}")
         if r["starved_ticks"] or r["ran_out"]:
             ran_out = " and the prepared reveals ran out" if r["ran_out"] else ""
             print(f"             !! {r['starved_ticks']} arrivals found no game free to reveal{ran_out}")

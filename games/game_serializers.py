@@ -49,8 +49,8 @@ class HeldGameOutputSerializer(IssuedGameOutputSerializer):
     expires_at = ExpiresAtField()
 
 
-class HeldHiddenGameOutputSerializer(serializers.Serializer):
-    """A hidden-card game the player holds: no code."""
+class HiddenGameOutputSerializer(serializers.Serializer):
+    """A hidden-card game as issued: no code; its face-up cards, every face-down card null."""
 
     id = serializers.IntegerField()
     rules = serializers.CharField()
@@ -58,16 +58,21 @@ class HeldHiddenGameOutputSerializer(serializers.Serializer):
     commitment = serializers.CharField(help_text='SHA-256 of "<code>:<secret>", hex.')
     issued_at = serializers.DateTimeField()
     expires_at = ExpiresAtField()
-
-
-class HiddenGameOutputSerializer(HeldHiddenGameOutputSerializer):
-    """A hidden-card game as issued: its face-up cards, every face-down card null."""
-
     deal = serializers.SerializerMethodField()
 
     @extend_schema_field(VisibleDealSerializer)
     def get_deal(self, game: IssuedGame) -> dict:
         return visible_deal(game.code).to_dict()
+
+
+class HeldHiddenGameOutputSerializer(HiddenGameOutputSerializer):
+    """A hidden-card game the player holds: as issued, and whether a reveal has recorded moves
+    (`GET /api/games/<id>/` gives those, to resume it)."""
+
+    started = serializers.SerializerMethodField(help_text="Moves of it are recorded (a card was revealed).")
+
+    def get_started(self, game: IssuedGame) -> bool:
+        return bool(game.recorded_log)
 
 
 def held_game_data(game: IssuedGame) -> dict:

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from games.selectors import deal_par
 from leaderboard.boards import (
+    DEALS,
     PERIODS,
     RULES,
     BoardKeyError,
@@ -166,7 +167,8 @@ BOARD_PARAMETERS = [
 
 
 class LeaderboardApi(APIView):
-    """A global board: ranked wins of one rule set over all time, an ISO week or a UTC day."""
+    """A board of one rule set over all time, an ISO week or a UTC day: the global board
+    (hidden-card games), or with deals=open the open-deal board (deals whose cards were known)."""
 
     permission_classes = [AllowAny]
 
@@ -174,14 +176,23 @@ class LeaderboardApi(APIView):
         rules = serializers.ChoiceField(choices=RULES)
         period = serializers.ChoiceField(choices=PERIODS, default="all")
         key = serializers.CharField(required=False, help_text="2026-W48 for a week, 2026-11-29 for a day")
+        deals = serializers.ChoiceField(choices=DEALS, default="hidden")
 
     @extend_schema(
         operation_id="leaderboard_page",
-        summary="A global leaderboard page",
+        summary="A global or open-deal leaderboard page",
         parameters=[
             OpenApiParameter("rules", str, enum=list(RULES), required=True),
             OpenApiParameter("period", str, enum=list(PERIODS), description="Default all."),
             OpenApiParameter("key", str, description="A past week (2026-W48) or day (2026-11-29)."),
+            OpenApiParameter(
+                "deals",
+                str,
+                enum=list(DEALS),
+                description="hidden (default): the global board, hidden-card games only, whose face-down "
+                "cards no one knew before playing them. open: the open-deal board, wins of deals whose "
+                "cards were all known (ranked games issued with their code, results submitted by code).",
+            ),
             *BOARD_PARAMETERS,
         ],
         responses={200: BoardPageSerializer},
@@ -194,7 +205,7 @@ class LeaderboardApi(APIView):
             key = parse_period_key(data["period"], data.get("key"), now=_now())
         except BoardKeyError as error:
             raise serializers.ValidationError({"key": [str(error)]}) from None
-        board = global_board(data["rules"], data["period"], key)
+        board = global_board(data["rules"], data["period"], key, deals=data["deals"])
         return board_answer(request, board=board, query=data, page_size_default=_page_size())
 
 
@@ -339,8 +350,8 @@ def best_result_data(request, submission) -> dict | None:
 
 
 class PlayerSummaryApi(APIView):
-    """The signed-in player's figures per rule set (with the best game itself), ranks now,
-    unranked wins, last 20 results."""
+    """The signed-in player's figures per rule set (with the best game itself), ranks now on the
+    global and the open-deal boards, unranked wins, last 20 results."""
 
     permission_classes = [IsAuthenticated]
 

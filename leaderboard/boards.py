@@ -3,8 +3,15 @@
 A board key names one ranking:
 
 - ``classic:all``, ``classic:week:2026-W48`` (ISO week, UTC), ``classic:day:2026-11-29`` (UTC):
-  the global boards of a rule set (``classic`` or ``relaxed``), ranked games only;
+  the global boards of a rule set (``classic`` or ``relaxed``): hidden-card games only, whose
+  face-down cards no player knew before a move turned them up (docs/security.md);
+- ``open:classic:all``, ``open:classic:week:2026-W48``, ``open:classic:day:2026-11-29``: the
+  open-deal boards of a rule set: wins of deals whose cards were all known before the game, i.e.
+  ranked games issued with their code and results submitted by code (typed, shared, offline);
 - ``deal:YU1-C-AAAAAAB``: every verified, non-assisted win on one deal.
+
+A counted win enters the three period boards of its kind (``DEALS``: hidden or open) and its
+deal's board (`boards_for_result`).
 
 Order on every board: higher score first; on equal scores the earlier second first; then the
 lower user id. ``sort_key`` folds the first two into one integer that fits a double exactly.
@@ -20,6 +27,8 @@ from games.engine import GameCode, InvalidCodeError
 
 RULES = ("classic", "relaxed")
 PERIODS = ("all", "week", "day")
+DEALS = ("hidden", "open")  # the wins a period board ranks: hidden-card games, or open deals
+OPEN_PREFIX = "open"
 
 MAX_EPOCH_SECONDS = 9_999_999_999  # year 2286
 SCORE_FACTOR = 10**10  # sort_key = score × 10^10 + (MAX_EPOCH_SECONDS − epoch seconds) < 2^53
@@ -61,27 +70,37 @@ def day_key(moment: dt.datetime | dt.date) -> str:
     return day.isoformat()
 
 
-def global_board(rules: str, period: str, key: str = "") -> str:
-    if period == "all":
-        return f"{rules}:all"
-    return f"{rules}:{period}:{key}"
+def global_board(rules: str, period: str, key: str = "", *, deals: str = "hidden") -> str:
+    """The board of a rule set and period: of hidden-card games, or (deals="open") of open deals."""
+    if deals not in DEALS:
+        raise ValueError(f"unknown deals {deals!r}: use hidden or open")
+    board = f"{rules}:all" if period == "all" else f"{rules}:{period}:{key}"
+    return board if deals == "hidden" else f"{OPEN_PREFIX}:{board}"
 
 
 def deal_board(code: str) -> str:
     return f"deal:{code}"
 
 
-def boards_for_result(*, rules: str, code: str, ranked: bool, received_at: dt.datetime) -> list[str]:
-    """Every board a verified, won, non-assisted result enters."""
-    boards = []
-    if ranked:
-        boards += [
-            global_board(rules, "all"),
-            global_board(rules, "week", week_key(received_at)),
-            global_board(rules, "day", day_key(received_at)),
-        ]
-    boards.append(deal_board(code))
-    return boards
+def current_boards(*, rules: str, now: dt.datetime, deals: str = "hidden") -> dict[str, str]:
+    """The period boards of `rules` that `now` falls in: period → board key."""
+    return {
+        "all": global_board(rules, "all", deals=deals),
+        "week": global_board(rules, "week", week_key(now), deals=deals),
+        "day": global_board(rules, "day", day_key(now), deals=deals),
+    }
+
+
+def boards_for_result(*, rules: str, code: str, hidden: bool, received_at: dt.datetime) -> list[str]:
+    """Every board a verified, won, non-assisted result enters: a hidden-card game's the global
+    boards, any other (its code known to its player) the open-deal boards; both their deal's."""
+    deals = "hidden" if hidden else "open"
+    return [*current_boards(rules=rules, now=received_at, deals=deals).values(), deal_board(code)]
+
+
+def open_board_of(board: str) -> str:
+    """The open-deal board of the same rule set and period as a global board (others unchanged)."""
+    return f"{OPEN_PREFIX}:{board}" if board.split(":")[0] in RULES else board
 
 
 def parse_period_key(period: str, key: str | None, *, now: dt.datetime) -> str:
@@ -134,8 +153,13 @@ class BoardPeriod:
     ends_at: dt.datetime | None  # the end of a week or day board (UTC), else None
 
 
+def _without_open(board: str) -> str:
+    prefix = f"{OPEN_PREFIX}:"
+    return board[len(prefix) :] if board.startswith(prefix) else board
+
+
 def board_period(board: str) -> BoardPeriod:
-    parts = board.split(":")
+    parts = _without_open(board).split(":")
     if parts[0] == "deal":
         return BoardPeriod("deal", None)
     if len(parts) == 2:
@@ -151,10 +175,11 @@ def board_period(board: str) -> BoardPeriod:
 
 def is_board_key(board: str) -> bool:
     """True for a well-formed board key (used by the rebuild command)."""
-    parts = board.split(":")
+    opened = _without_open(board)
+    parts = opened.split(":")
     try:
-        if parts[0] == "deal" and len(parts) == 2:
-            return str(GameCode.parse(parts[1])) == parts[1]
+        if parts[0] == "deal" and len(parts) == 2:  # a deal board has no open kind
+            return opened == board and str(GameCode.parse(parts[1])) == parts[1]
         if parts[0] in RULES and len(parts) == 2:
             return parts[1] == "all"
         if parts[0] in RULES and len(parts) == 3 and parts[1] in ("week", "day"):

@@ -22,7 +22,7 @@ from django.utils.module_loading import import_string
 
 from games.engine import DEAL_COUNT, Rules, format_code
 from games.models import Submission
-from leaderboard.boards import boards_for_result, sort_key, truncate_to_second
+from leaderboard.boards import boards_for_result, open_board_of, sort_key, truncate_to_second
 from leaderboard.index import EntryDetails, IndexChange
 from leaderboard.indexing import index_changes_schedule
 from leaderboard.models import BoardEntry, DailyDeal, LogFingerprint, ReplayFlag
@@ -45,8 +45,32 @@ def result_counts(submission: Submission) -> bool:
     )
 
 
+def counted_results():
+    """Verified, won, non-assisted, non-voided, scored results, as a query (`result_counts` asks
+    the same of one row, and a player besides)."""
+    return Submission.objects.filter(
+        status=Submission.Status.VERIFIED, won=True, assisted=False, voided=False, score__isnull=False
+    )
+
+
 def player_may_rank(user) -> bool:
     return user is not None and user.is_active and not getattr(user, "is_suspended", False)
+
+
+def result_hidden(submission: Submission) -> bool:
+    """True for the result of a hidden-card game (docs/security.md): the only games whose player
+    could not know the deal before playing it, so the only ones the global boards rank."""
+    return submission.game_id is not None and submission.game.hidden
+
+
+def result_boards(*, submission: Submission) -> list[str]:
+    """The boards a counted result enters (leaderboard/boards.py)."""
+    return boards_for_result(
+        rules=submission.rules,
+        code=submission.code,
+        hidden=result_hidden(submission),
+        received_at=submission.received_at,
+    )
 
 
 def result_record(*, submission: Submission) -> dict[str, int]:
@@ -81,12 +105,7 @@ def results_record(*, submissions: Sequence[Submission]) -> dict[int, dict[str, 
     for submission in counted:
         achieved_at = truncate_to_second(submission.received_at)
         key = sort_key(score=submission.score, achieved_at=achieved_at)
-        boards_of[submission.pk] = boards_for_result(
-            rules=submission.rules,
-            code=submission.code,
-            ranked=submission.ranked,
-            received_at=submission.received_at,
-        )
+        boards_of[submission.pk] = result_boards(submission=submission)
         for board in boards_of[submission.pk]:
             held = best.get((board, submission.user_id))
             if held is None or key > held.key:  # an equal key: the earlier result stays
@@ -182,11 +201,13 @@ def _identical_logs_flag(*, submissions: Sequence[Submission]) -> None:
             )  # fmt: skip
 
 
-def player_entries_rebuild(*, user_id: int) -> None:
-    """Recompute every entry of a player from their remaining counted results.
+def player_entries_rebuild(*, user_id: int) -> int:
+    """Recompute every entry of a player from their remaining counted results; the number of
+    entries written or removed (0 when they were right already).
 
     Called inside the transaction after a void, a suspension, a deletion or anything else that
-    changes which results count. A suspended, inactive or missing player ends with no entry.
+    changes which results count or which boards they enter. A suspended, inactive or missing
+    player ends with no entry.
     """
     user = get_user_model().objects.filter(pk=user_id).first()
     existing = {
@@ -194,20 +215,16 @@ def player_entries_rebuild(*, user_id: int) -> None:
     }
     wanted: dict[str, tuple[Submission, dt.datetime, int]] = {}
     if player_may_rank(user):
-        results = Submission.objects.filter(
-            user_id=user_id,
-            status=Submission.Status.VERIFIED,
-            won=True,
-            assisted=False,
-            voided=False,
-            score__isnull=False,
-        ).only("id", "code", "rules", "ranked", "received_at", "score", "moves", "duration_ms")
+        results = (
+            counted_results()
+            .filter(user_id=user_id)
+            .select_related("game")
+            .only("id", "code", "rules", "received_at", "score", "moves", "duration_ms", "game__hidden")
+        )
         for result in results:
             achieved_at = truncate_to_second(result.received_at)
             key = sort_key(score=result.score, achieved_at=achieved_at)
-            for board in boards_for_result(
-                rules=result.rules, code=result.code, ranked=result.ranked, received_at=result.received_at
-            ):
+            for board in result_boards(submission=result):
                 best = wanted.get(board)
                 if best is None or (key, -result.pk) > (best[2], -best[0].pk):
                     wanted[board] = (result, achieved_at, key)
@@ -232,6 +249,37 @@ def player_entries_rebuild(*, user_id: int) -> None:
         BoardEntry.objects.update_or_create(board=board, user_id=user_id, defaults=values)
         changes.append(IndexChange(board, user_id, "set", key, _details(result)))
     index_changes_schedule(changes)
+    return len(changes)
+
+
+def players_with_entries_or_wins() -> list[int]:
+    """The ids of every player who holds an entry or has a counted win, ascending."""
+    counted = counted_results().filter(user__isnull=False).values_list("user_id", flat=True)
+    holding = BoardEntry.objects.values_list("user_id", flat=True)
+    return sorted(set(counted.distinct()) | set(holding.distinct()))
+
+
+def player_boards_regroup(*, user_id: int) -> tuple[int, int]:
+    """Put a player's results on the boards they enter today, in one transaction: the entries
+    recomputed (`player_entries_rebuild`; Redis follows after the commit), and each stored place
+    (`Submission.ranks`) that names a global board for a result that is not a hidden-card game's
+    renamed to the open-deal board of the same period, where such results rank now. The number
+    kept is the place reached when the result was settled. Safe to run again: (entries written
+    or removed, results whose places were renamed), both 0 the second time."""
+    with transaction.atomic():
+        entries = player_entries_rebuild(user_id=user_id)
+        results = (
+            Submission.objects.filter(user_id=user_id, ranked=True, status=Submission.Status.VERIFIED)
+            .select_related("game")
+            .only("id", "ranks", "game__hidden")
+        )
+        renamed = 0
+        for result in results:
+            places = {open_board_of(board): rank for board, rank in (result.ranks or {}).items()}
+            if not result_hidden(result) and places != result.ranks:
+                Submission.objects.filter(pk=result.pk).update(ranks=places)
+                renamed += 1
+    return entries, renamed
 
 
 # --- Daily deals -----------------------------------------------------------------------------------

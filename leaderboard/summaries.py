@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Min, Q
 
 from games.models import Submission
-from leaderboard.boards import RULES, day_key, deal_board, global_board, week_key
+from leaderboard.boards import RULES, current_boards, deal_board
 from leaderboard.models import BoardEntry, DailyDeal
 from leaderboard.selectors import leaderboard_rank, replay_hidden_until
 
@@ -19,16 +19,19 @@ def _counted(queryset):
     return queryset.filter(status=Submission.Status.VERIFIED, voided=False)
 
 
-def player_current_boards(*, rules: str, now: dt.datetime) -> dict[str, str]:
+def player_ranks(*, user, rules: str, now: dt.datetime, deals: str) -> dict[str, dict]:
+    """The player's rank now on the current boards of `rules` (global or open-deal): period →
+    {board, rank}, the rank None without an entry."""
     return {
-        "all": global_board(rules, "all"),
-        "week": global_board(rules, "week", week_key(now)),
-        "day": global_board(rules, "day", day_key(now)),
+        period: {"board": board, "rank": leaderboard_rank(board=board, user_id=user.pk)}
+        for period, board in current_boards(rules=rules, now=now, deals=deals).items()
     }
 
 
 def player_summary(*, user, now: dt.datetime) -> dict:
-    """Per rule set: bests, counts, win rate and ranks now; unranked wins; the last results."""
+    """Per rule set: bests, counts, win rate and ranks now (global and open-deal boards);
+    unranked wins; the last results. Ranked figures count every server-issued game, hidden-card
+    or issued with its code."""
     mine = _counted(Submission.objects.filter(user=user))
     per_rules = {}
     for rules in RULES:
@@ -49,10 +52,8 @@ def player_summary(*, user, now: dt.datetime) -> dict:
             "ranked_games_finished": figures["finished"],
             "win_rate": round(figures["wins"] / figures["finished"], 4) if figures["finished"] else None,
             "unranked_wins": mine.filter(rules=rules, ranked=False, won=True).count(),
-            "ranks": {
-                period: {"board": board, "rank": leaderboard_rank(board=board, user_id=user.pk)}
-                for period, board in player_current_boards(rules=rules, now=now).items()
-            },
+            "ranks": player_ranks(user=user, rules=rules, now=now, deals="hidden"),
+            "open_ranks": player_ranks(user=user, rules=rules, now=now, deals="open"),
         }
     unranked = mine.filter(ranked=False, won=True).order_by("-received_at")[:RECENT_RESULTS]
     recent = Submission.objects.filter(user=user).order_by("-received_at", "-id")[:RECENT_RESULTS]

@@ -33,6 +33,7 @@ WINNING_LOG = (
 
 READY = '[data-app-status="ready"]'
 BAR = "[data-bar]"
+TABLE = "[data-table]"
 
 
 def winning_game(rules: str = "classic") -> tuple[str, list[str]]:
@@ -99,15 +100,16 @@ def bar_figures(page: Page) -> dict[str, str]:
     )
 
 
-def assert_shows(page: Page, game: Game) -> None:
-    """The page shows exactly the engine's position: cards, faces, foundations and figures."""
+def assert_shows(page: Page, game: Game, *, hidden: bool = False) -> None:
+    """The page shows exactly the engine's position: cards, faces, foundations and figures; the
+    deal's code in the bar, but none for a hidden-card game (`hidden`)."""
     assert shown_columns(page) == expected_columns(game)
     assert shown_foundations(page) == expected_foundations(game)
     assert bar_figures(page) == {
         "moves": str(game.moves_made),
         "points": str(game.points),
         "score": str(game.ranked_score()),
-        "code": str(game.code),
+        "code": "" if hidden else str(game.code),
     }
 
 
@@ -204,6 +206,9 @@ def token_played(page: Page) -> None:
 
 
 def _play_gesture(page: Page, game: Game, token: str) -> None:
+    # A hidden-card game's face-down card turns up when the server answers: until then the
+    # table takes no move (as a player waits for it).
+    expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true")
     if token == UNDO:
         page.keyboard.press("u")
         game.undo()
@@ -274,8 +279,12 @@ def issue_only(monkeypatch, code: str) -> None:
     monkeypatch.setattr(games.services, "random_deal_numbers", lambda: itertools.repeat(number))
 
 
-def recorded_win(user, code: str, tokens: list[str], *, ranked: bool = True, gap_ms: int = 160):
-    """A verified win of `user` on `code`, submitted and verified by the real services."""
+def recorded_win(
+    user, code: str, tokens: list[str], *, ranked: bool = True, hidden: bool = False, gap_ms: int = 160
+):
+    """A verified win of `user` on `code`, submitted and verified by the real services: by its
+    code (ranked=False), a ranked game issued with its code, or (hidden=True) a hidden-card game
+    whose face-down cards were revealed as the moves turned them up."""
     import uuid
     from datetime import timedelta
 
@@ -283,16 +292,29 @@ def recorded_win(user, code: str, tokens: list[str], *, ranked: bool = True, gap
     from django.utils import timezone
 
     from games.engine import GameCode
+    from games.hidden_games import game_reveal
     from games.services import SubmissionInput, game_issue, submission_create
 
     game_id = None
-    if ranked:
+    times = [gap_ms * (index + 1) for index in range(len(tokens))]
+    if ranked or hidden:
         code_ = GameCode.parse(code)
         issued_at = timezone.now() - timedelta(hours=1)  # played for longer than the test lasts
-        game_id = game_issue(user=user, rules=code_.rules.value, deal_numbers=[code_.number], now=issued_at)[
-            0
-        ].pk
-    times = [gap_ms * (index + 1) for index in range(len(tokens))]
+        (game,) = game_issue(
+            user=user, rules=code_.rules.value, hidden=hidden, deal_numbers=[code_.number], now=issued_at
+        )
+        game_id = game.pk
+        replay = Game(code)
+        for length, token in enumerate(tokens, start=1):
+            before = replay.face_down
+            if token == UNDO:
+                replay.undo()
+            else:
+                replay.push(Move.parse(token))
+            if hidden and replay.face_down != before:  # asked for 5 s after the issue, 40 ms late
+                received = issued_at + timedelta(milliseconds=5_000 + times[length - 1] + 40)
+                game_reveal(user=user, game_id=game_id, log=" ".join(tokens[:length]),
+                            move_times_ms=times[:length], now=received)  # fmt: skip
     data = SubmissionInput(
         client_id=uuid.uuid4(), game_id=game_id, code=None if ranked else code, log=" ".join(tokens),
         move_times_ms=times, duration_ms=times[-1] + 500, finished_at=timezone.now(),
@@ -319,6 +341,21 @@ def play_all(page: Page, game: Game, tokens: list[str]) -> None:
     for token in tokens:
         play_token(page, game, token)
         wait_for_moves(page, game.moves_made)
+
+
+def wait_until_hidden_ranked(page: Page, *, not_game: str | None = None) -> tuple[str, str]:
+    """Until the page plays a ranked hidden-card game (no code on the page; another than
+    `not_game`); its id, and its deal's code as the server keeps it (the tests' oracle)."""
+    from games.models import IssuedGame
+
+    bar = page.locator(BAR)
+    expect(bar).to_have_attribute("data-ranked", "true")
+    expect(bar).to_have_attribute("data-hidden", "true")
+    if not_game is not None:
+        expect(bar).not_to_have_attribute("data-game-id", not_game)
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Ranked")
+    game_id = bar.get_attribute("data-game-id")
+    return game_id, IssuedGame.objects.get(pk=int(game_id)).code
 
 
 def wait_until_ranked(page: Page, code: str) -> str:

@@ -223,6 +223,29 @@ class JourneyServer:
         except (URLError, OSError):
             return False
 
+    def issued_code(self, game_id: str) -> str:
+        """The deal of an issued game as the server's database keeps it: a hidden-card game's code
+        is on no page until the game is over, and the tests need it to find a winning line."""
+        import environ
+
+        config = environ.Env.db_url_config(self.env["DATABASE_URL"])
+        query = "SELECT code FROM games_issuedgame WHERE id = %s"
+        if config["ENGINE"].endswith("sqlite3"):
+            import sqlite3
+
+            connection = sqlite3.connect(config["NAME"])
+            try:
+                (code,) = connection.execute(query.replace("%s", "?"), [int(game_id)]).fetchone()
+            finally:
+                connection.close()
+            return code
+        import psycopg
+
+        url = self.env["DATABASE_URL"].replace("postgres://", "postgresql://", 1)
+        with psycopg.connect(url) as connection:
+            (code,) = connection.execute(query, [int(game_id)]).fetchone()
+        return code
+
     def log_tail(self, lines: int = 60) -> str:
         if not self.log_path.exists():
             return ""
@@ -310,35 +333,34 @@ class Deal:
     code: str
     ranked: bool
     game_id: str  # the issued game's id; "" when unranked
+    hidden: bool = False  # a hidden-card game: its code comes from the server's database
 
 
-def deal_on_table(page: Page) -> Deal:
+def deal_on_table(page: Page, server: JourneyServer | None = None) -> Deal:
+    """The deal the bar shows; a hidden-card game's code (on no page) read from `server`'s data."""
     bar = page.locator(BAR)
-    expect(bar).not_to_have_attribute("data-code", "")
     ranked = bar.get_attribute("data-ranked") == "true"
     game_id = (bar.get_attribute("data-game-id") or "") if ranked else ""
+    if bar.get_attribute("data-hidden") == "true":
+        expect(bar).to_have_attribute("data-code", "")
+        assert server is not None, "a hidden-card game's code is read from the server's database"
+        return Deal(server.issued_code(game_id), ranked, game_id, hidden=True)
+    expect(bar).not_to_have_attribute("data-code", "")
     return Deal(bar.get_attribute("data-code"), ranked, game_id)
 
 
-def wait_for_a_ranked_deal(page: Page, *, not_game: str | None = None) -> Deal:
-    """Until the page plays an untouched ranked deal the server issued (other than `not_game`)."""
+def wait_for_a_ranked_deal(page: Page, server: JourneyServer, *, not_game: str | None = None) -> Deal:
+    """Until the page plays an untouched ranked hidden-card game the server issued (other than
+    `not_game`)."""
     bar = page.locator(BAR)
     expect(bar).to_have_attribute("data-ranked", "true", timeout=SLOW_MS)
     expect(bar).to_have_attribute("data-game-id", re.compile(r"^\d+$"), timeout=SLOW_MS)
     if not_game:
         expect(bar).not_to_have_attribute("data-game-id", not_game, timeout=SLOW_MS)
+    expect(bar).to_have_attribute("data-hidden", "true")
     expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Ranked")
     wait_for_moves(page, 0)
-    return deal_on_table(page)
-
-
-def wait_for_the_pool(page: Page) -> None:
-    """Until the page keeps issued Classic deals for offline play (its first refill is done)."""
-    page.wait_for_function(
-        """() => { const pool = JSON.parse(localStorage.getItem("yukon.pool.v1") || "null");
-                   return (pool?.games?.classic?.length ?? 0) > 0; }""",
-        timeout=SLOW_MS,
-    )
+    return deal_on_table(page, server)
 
 
 # --- moves at a human pace --------------------------------------------------------------------------
@@ -467,10 +489,15 @@ def banner_ranks(page: Page) -> dict[str, int]:
     }
 
 
-def rank_of_period(ranks: dict[str, int], rules: str, period: str) -> int | None:
-    """The banner's rank on the ranked board of a period: all, week or day."""
+def rank_of_period(ranks: dict[str, int], rules: str, period: str, *, deals: str = "hidden") -> int | None:
+    """The banner's rank on the board of a period (all, week or day): of hidden-card games, or
+    (deals="open") the open-deal board's."""
     for key, rank in ranks.items():
         parts = key.split(":")
+        if deals == "open":
+            if parts[0] != "open":
+                continue
+            parts = parts[1:]
         if parts[0] == rules and parts[1] == period:
             return rank
     return None

@@ -50,7 +50,6 @@ from journeys import (
     sign_in_from_me,
     sign_up,
     wait_for_a_ranked_deal,
-    wait_for_the_pool,
     wait_until_settled,
     winning_line,
 )
@@ -107,24 +106,28 @@ def leave_after_a_few_moves(page: Page, deal: Deal, pace: Pace) -> LeftGame:
     return LeftGame(deal, game.moves_made)
 
 
-def take_a_winnable_ranked_deal(page: Page, pace: Pace, left: list[LeftGame]) -> tuple[Deal, list[str]]:
-    """The ranked deal on the table, if the solver wins it; otherwise it is left unfinished (and
-    goes into `left`) and the next one is tried."""
-    deal = wait_for_a_ranked_deal(page)
+def take_a_winnable_ranked_deal(
+    page: Page, server: JourneyServer, pace: Pace, left: list[LeftGame]
+) -> tuple[Deal, list[str]]:
+    """The ranked hidden-card game on the table, if the solver wins its deal (read from the
+    server's database: the page never has it); otherwise it is left unfinished (and goes into
+    `left`) and the next one is tried."""
+    deal = wait_for_a_ranked_deal(page, server)
     for _ in range(MAX_DEALS):
         tokens = winning_line(deal.code)
         if tokens:
             return deal, tokens
         print(f"no win found for {deal.code}: left unfinished after {LEFT_AFTER} moves")
         left.append(leave_after_a_few_moves(page, deal, pace))
-        deal = wait_for_a_ranked_deal(page, not_game=deal.game_id)
+        deal = wait_for_a_ranked_deal(page, server, not_game=deal.game_id)
     pytest.fail(f"the solver won none of {MAX_DEALS} ranked deals")
 
 
 def win(page: Page, deal: Deal, tokens: list[str], pace: Pace) -> int:
     """The deal on the table won by gestures; the banner opens. Returns the page's ranked score."""
     bar = page.locator(BAR)
-    expect(bar).to_have_attribute("data-code", deal.code)  # the deal the line was found for
+    # The deal the line was found for: a hidden-card game's code is on no page until it is over.
+    expect(bar).to_have_attribute("data-code", "" if deal.hidden else deal.code)
     if deal.game_id:
         expect(bar).to_have_attribute("data-game-id", deal.game_id)
     wait_for_moves(page, 0)
@@ -175,18 +178,19 @@ def check_on_deal_board(page: Page, base_url: str, player: Player, code: str, ra
 
 
 def check_on_ranked_boards(
-    page: Page, base_url: str, player: Player, ranks: dict, score: int, name: str
+    page: Page, base_url: str, player: Player, ranks: dict, score: int, name: str, *, deals: str = "hidden"
 ) -> None:
-    """/leaderboard, Classic, all time / this week / today: the player's row at the banner's
-    rank (screenshots journey-<name>-<period>.png)."""
-    page.goto(f"{base_url}/leaderboard")
+    """/leaderboard, Classic, all time / this week / today, of hidden-card games (or of open
+    deals): the player's row at the banner's rank (screenshots journey-<name>-<period>.png)."""
+    page.goto(f"{base_url}/leaderboard" + ("?deals=open" if deals == "open" else ""))
     ready(page)
+    expect(page.locator(f'[data-deals-choice="{deals}"]')).to_have_attribute("aria-pressed", "true")
     for period in PERIODS:
         show_period(page, period)
         row = row_of(page, GLOBAL_BOARD, player)
         expect(row).to_have_count(1)
         expect(row).to_have_attribute("data-me", "")
-        expect(row).to_have_attribute("data-rank", str(rank_of_period(ranks, "classic", period)))
+        expect(row).to_have_attribute("data-rank", str(rank_of_period(ranks, "classic", period, deals=deals)))
         expect(row.locator(".score")).to_have_text(f"{score:,}")
         shot(page, f"{name}-{period}")
 
@@ -208,11 +212,11 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
     url = journey_server.url
     player = new_player("ranked")
     sign_up(page, url, player)
-    wait_for_a_ranked_deal(page)
+    wait_for_a_ranked_deal(page, journey_server)
     shot(page, "ranked-signed-up")
 
     left: list[LeftGame] = []
-    deal, tokens = take_a_winnable_ranked_deal(page, pace, left)
+    deal, tokens = take_a_winnable_ranked_deal(page, journey_server, pace, left)
     score = win(page, deal, tokens, pace)
     banner = page.locator(WIN)
     expect(banner.locator('[data-win="score"]')).to_have_text(f"{score:,}")
@@ -222,6 +226,11 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
         assert rank_of_period(ranks, "classic", period), f"no {period} rank on the banner: {ranks}"
     assert ranks.get(f"deal:{deal.code}"), f"no rank on the deal's board on the banner: {ranks}"
     assert len(ranks) == 4, ranks
+    # With the verdict the server published the deal and its secret: the page checked them
+    # against the commitment it was given with the game.
+    deal_check = banner.locator('[data-win="deal-check"]')
+    expect(deal_check).to_have_attribute("data-state", "fair")
+    expect(deal_check).to_contain_text(deal.code)
     # The player's first win, verified: a personal best now (before the verdict, a provisional one).
     expect(banner).to_have_attribute("data-new-best", "new")
     expect(banner.locator('[data-win="best"]')).to_have_text("New personal best (Classic)!")
@@ -231,9 +240,9 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
         banner.get_by_role("button", name="Close").click()
     else:
         banner.locator('[data-close="new-deal"]').click()
-        next_deal = wait_for_a_ranked_deal(page, not_game=deal.game_id)
+        next_deal = wait_for_a_ranked_deal(page, journey_server, not_game=deal.game_id)
         left.append(leave_after_a_few_moves(page, next_deal, pace))
-        wait_for_a_ranked_deal(page, not_game=next_deal.game_id)
+        wait_for_a_ranked_deal(page, journey_server, not_game=next_deal.game_id)
     for game in left:
         entry = outbox_entry_of_game(page, game.deal.game_id)
         assert (entry["won"], entry["moves"]) == (False, game.moves), entry
@@ -275,7 +284,10 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
     expect(classic.locator("[data-device-best]")).to_have_attribute("data-device-best", "verified")
     best = classic.locator("[data-best-game]")
     expect(best.locator(".code")).to_have_text(deal.code)
-    expect(classic.locator('[data-period="all"]')).to_have_attribute("data-rank", str(ranks["classic:all"]))
+    hidden_places = classic.locator('[data-deals="hidden"]')
+    hidden_all = hidden_places.locator('[data-period="all"]')
+    expect(hidden_all).to_have_attribute("data-rank", str(ranks["classic:all"]))
+    expect(classic.locator('[data-deals="open"] [data-period="all"]')).to_have_attribute("data-rank", "")
     history = me_history(page, played)
     assert sorted(item["result"] for item in history) == ["lost"] * len(left) + ["won"], history
     assert {item["status"] for item in history} == {"verified"}, history
@@ -317,32 +329,49 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
         other.close()
 
 
+def take_a_winnable_open_deal(page: Page) -> tuple[Deal, list[str]]:
+    """New deal until the page deals one the solver wins (the deals are untouched: no question)."""
+    for _ in range(MAX_DEALS):
+        page.locator('[data-action="new-deal"]').click()
+        expect(page.locator(BAR)).to_have_attribute("data-ranked", "false")
+        wait_for_moves(page, 0)
+        deal = deal_on_table(page)
+        tokens = winning_line(deal.code)
+        if tokens:
+            return deal, tokens
+        print(f"no win found for {deal.code}: the next deal")
+    pytest.fail(f"the solver won none of {MAX_DEALS} open deals")
+
+
 def test_offline_journey_a_win_made_offline_uploads_by_itself_and_counts_where_the_page_said(
     journey_server: JourneyServer, page: Page, context, pace: Pace
 ):
     """Sign up; the page loads and its service worker takes control; the server goes away for
-    real (its process stopped) and the browser goes offline; a deal is won; back online (the
-    server started again on the same port), the result uploads by itself, is verified and counts
-    where the bar said it would: the ranked boards for a Ranked deal, else the deal's board.
+    real (its process stopped) and the browser goes offline. No ranked game can start offline
+    (the server deals each face-down card as it turns up), so New deal deals an open deal and the
+    bar says so; it is won; back online (the server started again on the same port), the result
+    uploads by itself, is verified and counts where the bar said it would: the open-deal boards
+    and the deal's board, none of the hidden-card boards.
 
-    Screenshots: journey-offline-waiting, journey-offline-verified, journey-offline-board (the
-    deal's board), and for a ranked deal journey-offline-board-all / -week / -day (.png).
+    Screenshots: journey-offline-deal, journey-offline-waiting, journey-offline-verified,
+    journey-offline-board (the deal's board), journey-offline-open-board-all / -week / -day (.png).
     """
     url = journey_server.url
     player = new_player("offline")
     sign_up(page, url, player)
     wait_for_the_worker(page)
-    wait_for_the_pool(page)
-    left: list[LeftGame] = []
-    deal, tokens = take_a_winnable_ranked_deal(page, pace, left)
-    deal = deal_on_table(page)  # what the bar says as the game starts
-    kind = "Ranked" if deal.ranked else "Unranked"
-    expect(page.locator(f"{BAR} [data-kind]")).to_have_text(kind)
+    wait_for_a_ranked_deal(page, journey_server)
 
     journey_server.stop()
     assert not journey_server.is_reachable()
     context.set_offline(True)
     try:
+        deal, tokens = take_a_winnable_open_deal(page)
+        kind = page.locator(f"{BAR} [data-kind]")
+        expect(kind).to_have_text("Open deal")
+        offline = re.compile(r"^Open deal: no ranked game could start \(offline\)")
+        expect(kind).to_have_attribute("title", offline)
+        shot(page, "offline-deal")
         score = win(page, deal, tokens, pace)
         verdict = page.locator(VERDICT)
         expect(verdict).to_have_attribute("data-state", "waiting")
@@ -354,19 +383,26 @@ def test_offline_journey_a_win_made_offline_uploads_by_itself_and_counts_where_t
             journey_server.start()
         context.set_offline(False)
 
-    what = f"the {kind.lower()} win of {deal.code} made offline"
-    ranks = check_verified(page, "offline-verified", what)
+    ranks = check_verified(page, "offline-verified", f"the win of {deal.code} made offline")
+    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Open deal: your places")
     expect(page.locator("[data-results-chip]")).to_have_attribute("data-pending", "0")
     assert ranks.get(f"deal:{deal.code}"), f"no rank on the deal's board on the banner: {ranks}"
-    if deal.ranked:
-        for period in PERIODS:
-            assert rank_of_period(ranks, "classic", period), f"no {period} rank on the banner: {ranks}"
-        check_on_ranked_boards(page, url, player, ranks, score, "offline-board")
-    else:
-        assert list(ranks) == [f"deal:{deal.code}"], ranks
-        check_not_on_ranked_boards(page, url, player)
+    for period in PERIODS:
+        assert rank_of_period(ranks, "classic", period, deals="open"), f"no open {period} rank: {ranks}"
+        assert rank_of_period(ranks, "classic", period) is None, f"a hidden-card board's rank: {ranks}"
+    assert len(ranks) == 4, ranks
+    check_on_ranked_boards(page, url, player, ranks, score, "offline-open-board", deals="open")
+    check_not_on_ranked_boards(page, url, player)
     check_on_deal_board(page, url, player, deal.code, ranks[f"deal:{deal.code}"], score)
     shot(page, "offline-board")
+
+
+def open_boards_and(code: str, ranks: dict[str, int]) -> list[str]:
+    """The boards a win of an open deal enters, as named on its banner: the three Classic
+    open-deal boards (all time, this week, today) and the deal's own."""
+    periods = [key for key in ranks if key.startswith("open:classic:")]
+    assert sorted(key.split(":")[2] for key in periods) == ["all", "day", "week"], ranks
+    return [*periods, f"deal:{code}"]
 
 
 def winnable_shared_code(seed: int, tries: int = 8) -> tuple[str, list[str]]:
@@ -386,8 +422,9 @@ def test_unranked_journey_the_daily_deal_and_a_shared_link_each_on_its_own_board
     journey_server: JourneyServer, page: Page, context, pace: Pace
 ):
     """Signed up, the player opens the daily deal (/leaderboard, its Play link) and a shared link
-    (/play/<code>), and wins each: each is verified, on its own deal's board, and on none of the
-    ranked boards; /me counts two unranked wins and no ranked game.
+    (/play/<code>), and wins each: open deals (every card known), each verified, on its own deal's
+    board and the open-deal boards, on none of the hidden-card boards; /me counts two unranked
+    wins and no ranked game.
 
     Screenshots: journey-daily-win, journey-shared-win, journey-daily-board, journey-shared-board,
     journey-unranked-me (.png).
@@ -407,26 +444,26 @@ def test_unranked_journey_the_daily_deal_and_a_shared_link_each_on_its_own_board
     expect(page).to_have_url(f"{url}/play/{daily_code}")
     daily_deal = deal_on_table(page)
     assert (daily_deal.code, daily_deal.ranked) == (daily_code, False)
-    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Unranked")
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Open deal")
     daily_tokens = winning_line(daily_code)
     assert daily_tokens, f"the solver found no win of today's daily deal {daily_code} (it should be winnable)"
     daily_score = win(page, daily_deal, daily_tokens, pace)
     daily_ranks = check_verified(page, "daily-win", f"the win of the daily deal {daily_code}")
-    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Unranked: your places")
-    assert list(daily_ranks) == [f"deal:{daily_code}"], daily_ranks
+    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Open deal: your places")
+    assert set(daily_ranks) == set(open_boards_and(daily_code, daily_ranks)), daily_ranks
 
-    # A shared link: /play/<code>, never ranked.
+    # A shared link: /play/<code>, an open deal.
     shared_code, shared_tokens = winnable_shared_code(pace.seed)
     page.goto(f"{url}/play/{shared_code}")
     page.wait_for_selector('[data-app-status="ready"]', timeout=SLOW_MS)
     shared_deal = deal_on_table(page)
     assert (shared_deal.code, shared_deal.ranked) == (shared_code, False)
-    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Unranked")
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Open deal")
     shared_score = win(page, shared_deal, shared_tokens, pace)
     shared_ranks = check_verified(page, "shared-win", f"the win of the shared deal {shared_code}")
-    assert list(shared_ranks) == [f"deal:{shared_code}"], shared_ranks
+    assert set(shared_ranks) == set(open_boards_and(shared_code, shared_ranks)), shared_ranks
 
-    # Each on its own board, neither on the ranked boards.
+    # Each on its own board, neither on the hidden-card boards.
     check_on_deal_board(page, url, player, daily_code, daily_ranks[f"deal:{daily_code}"], daily_score)
     shot(page, "daily-board")
     check_on_deal_board(page, url, player, shared_code, shared_ranks[f"deal:{shared_code}"], shared_score)
@@ -441,7 +478,7 @@ def test_unranked_journey_the_daily_deal_and_a_shared_link_each_on_its_own_board
     assert figures["best_score"] == "—", figures  # unranked wins are no ranked best
     history = me_history(page, 2)
     assert [(item["code"], item["kind"], item["result"], item["status"]) for item in history] == [
-        (shared_code, "unranked", "won", "verified"),
-        (daily_code, "unranked", "won", "verified"),
+        (shared_code, "open", "won", "verified"),
+        (daily_code, "open", "won", "verified"),
     ], history
     shot(page, "unranked-me")

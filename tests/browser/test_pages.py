@@ -64,18 +64,21 @@ def shoot(page: Page, artifacts_dir, name: str) -> None:
         page.screenshot(path=artifacts_dir / f"{name}-{suffix}.png", full_page=suffix == "phone")
 
 
-def test_leaderboard_tabs_around_me_daily_deals_and_a_deal_board(
+def test_leaderboard_tabs_hidden_and_open_deals_around_me_daily_deals_and_a_deal_board(
     live_server, page: Page, context, artifacts_dir
 ):
-    annie, bob, carol, dave, emil, fay = (
-        make_player(name) for name in ("Annie-42", "bob", "carol", "dave", "emil", "fay")
+    annie, bob, carol, dave, emil, fay, gus = (
+        make_player(name) for name in ("Annie-42", "bob", "carol", "dave", "emil", "fay", "gus")
     )
-    recorded_win(annie, CODE, TOKENS)
-    recorded_win(bob, CODE, padded(TOKENS, 3))
-    recorded_win(emil, CODE, padded(TOKENS, 5))
-    recorded_win(fay, CODE, padded(TOKENS, 8))
-    recorded_win(carol, RELAXED, TOKENS)
-    recorded_win(dave, CODE, padded(TOKENS, 1), ranked=False)  # a shared code: its deal's board only
+    # Hidden-card games: the global boards (and their deal's board).
+    recorded_win(annie, CODE, TOKENS, hidden=True)
+    recorded_win(bob, CODE, padded(TOKENS, 3), hidden=True)
+    recorded_win(emil, CODE, padded(TOKENS, 5), hidden=True)
+    recorded_win(fay, CODE, padded(TOKENS, 8), hidden=True)
+    recorded_win(carol, RELAXED, TOKENS, hidden=True)
+    # Deals whose code was known: the open-deal boards and their deal's board, never the global ones.
+    recorded_win(dave, CODE, padded(TOKENS, 1), ranked=False)  # a shared code
+    recorded_win(gus, CODE, padded(TOKENS, 2))  # a ranked game issued with its code
     sign_in(context, live_server.url, bob)
 
     page.set_viewport_size(DESKTOP)
@@ -121,6 +124,38 @@ def test_leaderboard_tabs_around_me_daily_deals_and_a_deal_board(
     page.get_by_role("button", name="Top").click()
     expect(board).to_have_attribute("data-around", "false")
 
+    # Open deals: the wins of deals whose code was known, on boards of their own; the address keeps it.
+    about = page.locator("[data-deals-about]")
+    expect(about).to_have_text(re.compile(r"^Hidden-card games: the server showed each face-down card"))
+    page.locator('[data-deals-choice="open"]').click()
+    expect(board).to_have_attribute("data-deals", "open")
+    expect(page.locator('[data-deals-choice="open"]')).to_have_attribute("aria-pressed", "true")
+    expect(page).to_have_url(re.compile(r"\?deals=open&period=week&page_size=3$"))
+    expect(about).to_have_text(re.compile(r"^Open deals: games whose cards were all known before play"))
+    expect(board).to_have_attribute("data-count", "2")
+    assert players_on(page, GLOBAL_ROWS) == ["dave", "gus"]
+    expect(page.locator(f"{GLOBAL_ROWS}[data-me]")).to_have_count(0)  # bob won a hidden-card game only
+    page.get_by_role("button", name="Around me").click()
+    expect(board.locator(".board-message")).to_have_text(
+        "You have no entry on this board yet: win any deal whose code you know to get one."
+    )
+    page.get_by_role("button", name="Top").click()
+    page.get_by_role("button", name="Relaxed").click()
+    expect(board).to_have_attribute("data-rules", "relaxed")
+    expect(board.locator(".board-message")).to_have_text(
+        "No Relaxed win on an open deal this week yet: the first one takes the top."
+    )
+    page.get_by_role("button", name="Classic").click()
+    page.get_by_role("button", name="All time").click()
+    expect(board).to_have_attribute("data-period", "all")
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(2)
+    assert players_on(page, GLOBAL_ROWS) == ["dave", "gus"]
+    page.locator('[data-deals-choice="hidden"]').click()
+    expect(board).to_have_attribute("data-deals", "hidden")
+    expect(page).to_have_url(re.compile(r"/leaderboard\?page_size=3$"))
+    expect(board).to_have_attribute("data-count", "4")
+    assert players_on(page, GLOBAL_ROWS) == ["Annie-42", "bob", "emil"]
+
     # Today's deals, each with Play and its board.
     expect(page.locator("[data-daily-deals] [data-daily]")).to_have_count(2)
     daily = {deal.rules: deal.code for deal in DailyDeal.objects.all()}
@@ -134,23 +169,35 @@ def test_leaderboard_tabs_around_me_daily_deals_and_a_deal_board(
         "No verified win on this deal yet"
     )
 
-    # A deal's board by its code: ranked and unranked wins alike.
+    # A deal's board by its code: hidden-card games and open deals alike.
     field = page.locator("[data-deal-input]")
     field.fill("YU1-X-AAAAAAB")
     field.press("Enter")
     expect(page.locator("[data-deal-error]")).to_contain_text("rule letter")
     field.fill(CODE.lower())
     field.press("Enter")
-    expect(page.locator('[data-board="deal"]')).to_have_attribute("data-count", "5")
-    assert players_on(page, DEAL_ROWS) == ["Annie-42", "dave", "bob"]
-    expect(page.locator('[data-deal-facts] [data-fact="players"] dd')).to_have_text("5")
-    expect(page.locator('[data-deal-facts] [data-fact="won"] dd')).to_have_text("5")
+    expect(page.locator('[data-board="deal"]')).to_have_attribute("data-count", "6")
+    assert players_on(page, DEAL_ROWS) == ["Annie-42", "dave", "gus"]
+    expect(page.locator('[data-deal-facts] [data-fact="players"] dd')).to_have_text("6")
+    expect(page.locator('[data-deal-facts] [data-fact="won"] dd')).to_have_text("6")
     expect(page.locator("[data-deal-play]")).to_have_attribute("href", f"/play/{CODE}")
     page.goto(f"{live_server.url}/leaderboard?deal={CODE}")
     ready(page)
-    expect(page.locator(DEAL_ROWS)).to_have_count(5)
+    expect(page.locator(DEAL_ROWS)).to_have_count(6)
     expect(page.locator(GLOBAL_ROWS)).to_have_count(4)
+    page.goto(f"{live_server.url}/leaderboard?deals=open&deal={CODE}")  # a shared address keeps the choice
+    ready(page)
+    expect(board).to_have_attribute("data-deals", "open")
+    expect(page.locator(GLOBAL_ROWS)).to_have_count(2)
     shoot(page, artifacts_dir, "leaderboard")
+
+
+def chips(places) -> dict[str, str]:
+    """A list of rank chips (/me) as period → rank ("" without an entry)."""
+    expect(places.locator("li[data-period]")).to_have_count(3)
+    return places.locator("li[data-period]").evaluate_all(
+        "(items) => Object.fromEntries(items.map((li) => [li.dataset.period, li.dataset.rank]))"
+    )
 
 
 def submit_unfinished(user, tokens: list[str]) -> None:
@@ -173,7 +220,9 @@ def submit_unfinished(user, tokens: list[str]) -> None:
         submission_create(user=user, data=data)
 
 
-def test_me_shows_the_players_figures_ranks_and_games(live_server, page: Page, context, artifacts_dir):
+def test_me_shows_the_players_figures_ranks_on_hidden_and_open_boards_and_games(
+    live_server, page: Page, context, artifacts_dir
+):
     page.set_viewport_size(DESKTOP)
     page.goto(f"{live_server.url}/me")
     ready(page)
@@ -184,9 +233,9 @@ def test_me_shows_the_players_figures_ranks_and_games(live_server, page: Page, c
     page.screenshot(path=artifacts_dir / "me-signed-out-phone.png")
 
     annie = make_player("Annie-42")
-    won = recorded_win(annie, CODE, TOKENS)
+    won = recorded_win(annie, CODE, TOKENS, hidden=True)  # the global (hidden-card) boards
     submit_unfinished(annie, TOKENS[:6])
-    recorded_win(annie, RELAXED, TOKENS, ranked=False)
+    recorded_win(annie, RELAXED, TOKENS, ranked=False)  # by its code: the open-deal boards
     sign_in(context, live_server.url, annie)
     page.reload()
     ready(page)
@@ -203,13 +252,35 @@ def test_me_shows_the_players_figures_ranks_and_games(live_server, page: Page, c
         "fewest_moves": str(won.moves),
     }
     expect(classic.locator('[data-figure="ranked_games_finished"]')).to_have_text("2")
-    expect(classic.locator('[data-period="all"]')).to_have_attribute("data-rank", "1")
-    expect(classic.locator('[data-period="all"] a')).to_have_attribute(
+    # Places now: first on each hidden-card board of Classic, on no open-deal board of it.
+    hidden, opened = (
+        classic.locator('ul.rank-chips[data-deals="hidden"]'),
+        classic.locator('ul.rank-chips[data-deals="open"]'),
+    )
+    assert chips(hidden) == {"all": "1", "week": "1", "day": "1"}
+    assert chips(opened) == {"all": "", "week": "", "day": ""}
+    expect(hidden.locator('[data-period="all"] a')).to_have_attribute(
         "href", "/leaderboard?rules=classic&period=all&around=me"
+    )
+    expect(hidden.locator('[data-period="all"] strong')).to_have_text("#1")
+    expect(opened.locator('[data-period="all"] strong')).to_have_text("—")
+    expect(opened.locator('[data-period="all"] a')).to_have_attribute(
+        "href", "/leaderboard?deals=open&rules=classic&period=all&around=me"
     )
     relaxed = page.locator('[data-rules-figures="relaxed"]')
     expect(relaxed.locator('[data-figure="unranked_wins"]')).to_have_text("1")
     expect(relaxed.locator('[data-figure="best_score"]')).to_have_text("—")
+    # The Relaxed win by its code: first on each open-deal board of Relaxed, on no hidden-card board.
+    hidden, opened = (
+        relaxed.locator('ul.rank-chips[data-deals="hidden"]'),
+        relaxed.locator('ul.rank-chips[data-deals="open"]'),
+    )
+    assert chips(hidden) == {"all": "", "week": "", "day": ""}
+    assert chips(opened) == {"all": "1", "week": "1", "day": "1"}
+    expect(opened.locator('[data-period="week"] a')).to_have_attribute(
+        "href", re.compile(r"^/leaderboard\?deals=open&rules=relaxed&period=week&around=me$")
+    )
+    expect(opened.locator('[data-period="week"] strong')).to_have_text("#1")
 
     games = page.locator("[data-history] [data-submission]")
     expect(games).to_have_count(3)

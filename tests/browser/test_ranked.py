@@ -1,9 +1,12 @@
-"""Ranked play in Chromium: accounts from the page, deals issued by the server, results
-submitted, verified by the server's replay and shown with their ranks; offline wins sent later.
+"""Ranked play in Chromium: accounts from the page, hidden-card games issued by the server (their
+face-down cards turned up by the server as the moves expose them), results submitted, verified by
+the server's replay and shown with their ranks, the deal checked against the server's commitment;
+offline wins sent later.
 
 The server draws ranked deals at random; these tests make its draw the deal of a known
-winning log (`issue_only`); the moves are played at a quick player's pace, and the server
-judges them with its shipped thresholds. (tests/browser/test_journeys.py plays the whole journey
+winning log (`issue_only`; the page never learns the code, the tests read it from the server's
+row); the moves are played at a quick player's pace, and the server judges them with its shipped
+thresholds. (tests/browser/test_journeys.py plays the whole journey
 against a server process, with nothing of the server changed.)
 """
 
@@ -23,7 +26,7 @@ from helpers import (
     token_played,
     wait_for_moves,
     wait_for_the_worker,
-    wait_until_ranked,
+    wait_until_hidden_ranked,
     winning_game,
 )
 from playwright.sync_api import Page, expect
@@ -38,7 +41,8 @@ PHONE = {"width": 360, "height": 740}
 
 
 def open_signed_in(page: Page, context, base_url: str, name: str, monkeypatch):
-    """A new player, signed in, on the game page with a ranked deal of the known win: (player, game id)."""
+    """A new player, signed in, on the game page with a hidden-card ranked game of the known win:
+    (player, game id)."""
     code, _ = winning_game()
     issue_only(monkeypatch, code)
     player = make_player(name)
@@ -46,7 +50,9 @@ def open_signed_in(page: Page, context, base_url: str, name: str, monkeypatch):
     page.emulate_media(reduced_motion="reduce")
     page.goto(f"{base_url}/")
     page.wait_for_selector(READY)
-    return player, wait_until_ranked(page, code)
+    game_id, dealt = wait_until_hidden_ranked(page)
+    assert dealt == code
+    return player, game_id
 
 
 def rank_on(banner, board: str):
@@ -93,13 +99,22 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     earlier = Submission.objects.get(ranked=False)
     assert (earlier.user.username, earlier.status, earlier.won) == ("annie", "verified", True)
 
-    # Signed in, the untouched deal became a ranked one, issued by the server.
-    game_id = wait_until_ranked(page, code)
+    # Signed in, the untouched deal became a ranked hidden-card game, issued by the server: the
+    # page shows its face-up cards and no code; the face-down ones come as the moves turn them up.
+    game_id, dealt = wait_until_hidden_ranked(page)
     issued = IssuedGame.objects.get(pk=game_id)
-    assert (issued.user.display_name, issued.code) == ("Annie-42", code)
+    assert (issued.user.display_name, issued.hidden, dealt) == ("Annie-42", True, code)
+    expect(page.locator(BAR)).to_have_attribute("data-code", "")
+    # (The code is on the page already, but only in the Results, with the earlier win by code.)
+    table_and_bar = page.locator(BAR).inner_html() + page.locator("[data-table]").inner_html()
+    kept = page.evaluate(
+        "() => ['yukon.pool.v2', 'yukon.game.v1'].map((key) => localStorage.getItem(key)).join()"
+    )
+    assert code not in table_and_bar and code not in kept
     game = Game(code)
     play_all(page, game, tokens)
-    assert_shows(page, game)
+    assert_shows(page, game, hidden=True)
+    assert issued.reveals.count() == 21  # every face-down card, each asked for when it turned up
 
     # The win is submitted at once, replayed by the server and verified: ranks on the banner.
     banner = page.locator(WIN)
@@ -108,6 +123,11 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     for board in ("classic:all", f"deal:{code}"):
         expect(rank_on(banner, board)).to_have_attribute("data-rank", "1")
     expect(banner.locator("[data-win-ranks] li")).to_have_count(4)  # all time, week, day, deal
+    # With the verdict the server publishes the deal: the page checks it against the commitment
+    # it was given with the game, and the deal can be shared.
+    deal_check = banner.locator('[data-win="deal-check"]')
+    expect(deal_check).to_have_attribute("data-state", "fair")
+    expect(deal_check).to_contain_text(code)
     expect(banner.locator('[data-win-link="challenge"]')).to_have_attribute("href", f"/play/{code}")
     submission = Submission.objects.get(game_id=game_id)
     assert (submission.status, submission.won, submission.ranked) == ("verified", True, True)
@@ -146,12 +166,12 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
 ):
     code, tokens = winning_game()
     player, first_id = open_signed_in(page, context, live_server.url, "bert", monkeypatch)
-    # The page keeps three more deals per rule set for offline play, refilled as it takes one.
+    # The page keeps three more games per rule set at hand, refilled as it takes one.
     page.wait_for_function(
-        """() => { const pool = JSON.parse(localStorage.getItem("yukon.pool.v1"));
+        """() => { const pool = JSON.parse(localStorage.getItem("yukon.pool.v2"));
                    return pool.games.classic.length === 3 && pool.games.relaxed.length === 3; }"""
     )
-    assert IssuedGame.objects.filter(user=player).count() == 1 + 3 + 3
+    assert IssuedGame.objects.filter(user=player, hidden=True).count() == 1 + 3 + 3
 
     game = Game(code)
     for token in tokens[:3]:
@@ -167,7 +187,7 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
     for _ in range(3):
         game.undo()
     expect(page.locator("[data-action=undo]")).to_be_disabled()
-    assert_shows(page, game)
+    assert_shows(page, game, hidden=True)
     assert game.moves_made == 3
     expect(page.locator(BAR)).to_have_attribute("data-game-id", first_id)
     saved = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.game.v1'))")
@@ -179,8 +199,7 @@ def test_a_ranked_redeal_takes_every_move_back_and_a_ranked_game_left_is_submitt
     page.get_by_role("button", name="New deal").click()
     expect(confirm.locator("[data-confirm-title]")).to_have_text("Leave this ranked game?")
     confirm.get_by_role("button", name="Submit and leave").click()
-    expect(page.locator(BAR)).not_to_have_attribute("data-game-id", first_id)
-    wait_until_ranked(page, code)
+    wait_until_hidden_ranked(page, not_game=first_id)
     wait_for_moves(page, 0)
 
     page.locator("[data-results-chip]").click()

@@ -1,8 +1,8 @@
-"""What the Results list says of two results the server counts differently from the usual:
-a ranked win whose game was played on another device (409 `game_used`), which the outbox sends
-again as an unranked result of its code so that it counts on the deal's own board; and a win
-played with a hint (assisted), which goes on no board; and a win the earlier timing rule refused,
-judged again since.
+"""What the Results list says of results the server counts differently from the usual: a ranked
+win whose game (issued with its code) was played on another device (409 `game_used`), which the
+outbox sends again as an unranked result of its code, an open deal, so that it counts on the
+open-deal boards and the deal's own board; a win played with a hint (assisted), which goes on no
+board; and a win the earlier timing rule refused, judged again since.
 """
 
 import io
@@ -12,14 +12,15 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.test import TestCase
 from django.utils import timezone
 from helpers import READY, make_player, recorded_win, sign_in, winning_game
 from playwright.sync_api import Page, expect
-from test_pool_recovery import played_elsewhere
 
 from games.engine import GameCode
 from games.models import Submission
-from games.services import game_issue
+from games.services import SubmissionInput, game_issue, submission_create
+from leaderboard.boards import current_boards, deal_board
 from leaderboard.services import player_entries_rebuild
 
 pytestmark = pytest.mark.browser
@@ -42,6 +43,19 @@ def queue_win(page: Page, *, code: str, tokens: list[str], client_id: str, **res
     )
 
 
+def played_elsewhere(player, game) -> None:
+    """Another device submits a result for `game`, a game issued with its code (any log: intake
+    marks the game finished)."""
+    data = SubmissionInput(
+        client_id=uuid.uuid4(), game_id=game.pk, log="U", move_times_ms=[500], duration_ms=600,
+        finished_at=timezone.now(),
+    )  # fmt: skip
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        submission_create(user=player, data=data)
+    game.refresh_from_db()
+    assert game.state == "finished"
+
+
 def settled(page: Page, count: int) -> None:
     page.wait_for_function(
         f"""() => {{ const entries = JSON.parse(localStorage.getItem('{OUTBOX_KEY}') ?? '[]');
@@ -51,13 +65,15 @@ def settled(page: Page, count: int) -> None:
 
 
 @pytest.mark.browser_context_args(viewport={"width": 1366, "height": 768})
-def test_a_ranked_win_played_elsewhere_counts_unranked_and_an_assisted_win_says_so(
+def test_a_ranked_win_played_elsewhere_counts_as_an_open_deal_and_an_assisted_win_says_so(
     live_server, page: Page, context, artifacts_dir
 ):
     code, tokens = winning_game()
     player = make_player("mei")
     number = GameCode.parse(code).number
+    # A ranked game issued with its code (a hidden-card game has no code to fall back on).
     (game,) = game_issue(user=player, deal_numbers=[number], now=timezone.now() - timedelta(hours=1))
+    assert not game.hidden
     played_elsewhere(player, game)  # another device submitted a result for it first
     sign_in(context, live_server.url, player)
     page.emulate_media(reduced_motion="reduce")
@@ -82,13 +98,26 @@ def test_a_ranked_win_played_elsewhere_counts_unranked_and_an_assisted_win_says_
     page.locator("[data-results-chip]").click()
     assisted, elsewhere = page.locator(RESULT).all()  # newest first
     expect(elsewhere).to_have_attribute("data-state", "verified")
-    expect(elsewhere.locator("[data-kind]")).to_have_text("Unranked")
+    expect(elsewhere.locator("[data-kind]")).to_have_text("Open deal")
     expect(elsewhere.locator("[data-fallback]")).to_have_text(
         "Played elsewhere: this ranked deal already had a result (or had expired), so this game was sent "
-        "as an unranked game; a win counts on this deal's own board only."
+        "as an open deal; a win counts on this deal's board and the open-deal board."
     )
-    expect(elsewhere.locator(f'.ranks [data-board="deal:{code}"]')).to_have_attribute("data-rank", "1")
-    expect(elsewhere.locator(".ranks li")).to_have_count(1)  # on no ranked board
+    # Its code was known: on the open-deal boards and its deal's board, on no hidden-card board.
+    opened = current_boards(rules="classic", now=unranked.received_at, deals="open")
+    assert unranked.ranks == {**dict.fromkeys(opened.values(), 1), deal_board(code): 1}
+    ranks = elsewhere.locator(".ranks li")
+    expect(ranks).to_have_count(4)
+    assert ranks.evaluate_all("(items) => items.map((li) => [li.dataset.board, li.dataset.rank])") == [
+        [opened["all"], "1"], [opened["week"], "1"], [opened["day"], "1"], [deal_board(code), "1"],
+    ]  # fmt: skip
+    expect(ranks.first).to_have_text("#1 Classic, all time (open deals)")
+    expect(ranks.first.locator("a")).to_have_attribute(
+        "href", "/leaderboard?deals=open&rules=classic&period=all"
+    )
+    expect(ranks.nth(1)).to_have_text("#1 Classic, this week (open deals)")
+    expect(ranks.nth(2)).to_have_text("#1 Classic, today (open deals)")
+    expect(ranks.nth(3).locator("a")).to_have_attribute("href", f"/leaderboard?deal={code}")
     expect(elsewhere).not_to_have_attribute("data-assisted", "")
 
     expect(assisted).to_have_attribute("data-assisted", "")
@@ -176,7 +205,7 @@ def test_a_win_refused_for_move_one_is_asked_for_again_and_counts_once_judged_ag
     still_refused = page.locator(f'{RESULT}[data-result="{outbox[1]["client_id"]}"]')
     expect(judged_again).to_have_attribute("data-state", "verified")
     expect(judged_again.locator(f'.ranks [data-board="deal:{code}"]')).to_have_attribute("data-rank", "1")
-    expect(judged_again.locator(".ranks li")).to_have_count(4)  # all time, week, day, the deal
+    expect(judged_again.locator(".ranks li")).to_have_count(4)  # the 3 open-deal boards, the deal
     expect(still_refused).to_have_attribute("data-state", "rejected")
     page.screenshot(path=artifacts_dir / "results-judged-again.png")
 

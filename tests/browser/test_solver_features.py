@@ -7,6 +7,7 @@ fixture (each settled in milliseconds); hints are searched by the real solver.
 """
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from helpers import (
     token_played,
     wait_for_moves,
     wait_for_pace,
+    wait_until_hidden_ranked,
     winning_game,
 )
 from playwright.sync_api import Page, expect
@@ -74,7 +76,7 @@ def shown_code(page: Page) -> str:
 # --- Winnable deals only ----------------------------------------------------------------------------
 
 
-def test_winnable_deals_come_from_the_servers_codes_unranked_even_when_signed_in(
+def test_winnable_deals_come_from_the_servers_codes_as_open_deals_even_when_signed_in(
     live_server, page: Page, context, artifacts_dir
 ):
     put_in_pool(WINNABLE)
@@ -82,19 +84,26 @@ def test_winnable_deals_come_from_the_servers_codes_unranked_even_when_signed_in
     page.emulate_media(reduced_motion="reduce")
     page.goto(f"{live_server.url}/")
     page.wait_for_selector(READY)
-    expect(page.locator(BAR)).to_have_attribute("data-ranked", "true")  # signed in: ranked deals
+    ranked_game, ranked = wait_until_hidden_ranked(page)  # signed in: ranked hidden-card games
+    assert ranked not in WINNABLE
 
-    ranked = shown_code(page)
     tick_winnable(page)
     page.locator(DIALOG).screenshot(path=artifacts_dir / "new-game-winnable.png")
     page.locator(DIALOG).get_by_role("button", name="Deal a new game").click()
     bar = page.locator(BAR)
-    expect(bar).not_to_have_attribute("data-code", ranked)  # the new game is dealt after the dialog closes
+    # The new game is dealt after the dialog closes: a winnable deal, its code known, an open deal.
+    expect(bar).to_have_attribute("data-code", re.compile("^(" + "|".join(map(re.escape, WINNABLE)) + ")$"))
     first = shown_code(page)
-    assert first in WINNABLE
     expect(bar).to_have_attribute("data-ranked", "false")
-    expect(bar.locator("[data-kind]")).to_have_attribute(
-        "title", "Unranked: a winnable deal; ranked deals are drawn at random for everyone"
+    expect(bar).to_have_attribute("data-hidden", "false")
+    expect(bar).not_to_have_attribute("data-game-id", ranked_game)
+    kind = bar.locator("[data-kind]")
+    expect(kind).to_have_attribute("data-kind", "open")
+    expect(kind).to_have_text("Open deal")
+    expect(kind).to_have_attribute(
+        "title",
+        "Open deal: a winnable deal, every card known; a win goes on this deal's board and the "
+        "open-deal board",
     )
     kept = stash(page)
     assert first not in kept["classic"] and first in kept["dealt"] and len(kept["classic"]) == 2

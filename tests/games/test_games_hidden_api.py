@@ -126,9 +126,21 @@ def test_the_held_list_names_no_hidden_games_code(api, player):
             "commitment": hidden.commitment,
             "issued_at": iso(hidden.issued_at),
             "expires_at": iso(hidden.issued_at + timedelta(days=14)),
+            "deal": visible_deal(hidden.code).to_dict(),
+            "started": False,
         },
     ]
     assert leaks(response.content, hidden) == []
+
+
+def test_the_held_list_says_which_hidden_games_have_recorded_moves(api, player):
+    hidden = issue_hidden(player, CLASSIC_WIN["code"])
+
+    assert reveal(api, hidden.pk, FIRST).status_code == 200
+    (listed,) = api.get("/api/games/?state=issued").json()
+
+    assert listed["started"] is True
+    assert "code" not in listed
 
 
 # --- Reveals ----------------------------------------------------------------------------------

@@ -11,9 +11,8 @@ from django.core.management import call_command
 from games_helpers import CLASSIC_WIN, body, paced
 
 from games.models import Submission
-from leaderboard.boards import boards_for_result
 from leaderboard.selectors import leaderboard_page
-from leaderboard.services import player_entries_rebuild
+from leaderboard.services import player_entries_rebuild, result_boards
 
 pytestmark = pytest.mark.django_db
 
@@ -28,14 +27,9 @@ def detail(api, submission_id: int) -> dict:
 
 
 def boards_of(submission_id: int) -> list[str]:
-    """The boards a counted result enters: of its rule set, the week and day it was received, its deal."""
-    submission = Submission.objects.get(pk=submission_id)
-    return boards_for_result(
-        rules=submission.rules,
-        code=submission.code,
-        ranked=submission.ranked,
-        received_at=submission.received_at,
-    )
+    """The boards a counted result enters: of its rule set and kind of deal, the week and day it
+    was received, its deal."""
+    return result_boards(submission=Submission.objects.get(pk=submission_id))
 
 
 def settled(api, submit, data: dict) -> dict:
@@ -127,7 +121,7 @@ def test_wins_refused_for_move_one_are_judged_again_and_get_their_places(api, pl
     for result in (ranked, unranked):
         refused_for_move_one(result["id"])
     player_entries_rebuild(user_id=player.pk)  # the boards as the refusals left them: empty
-    assert leaderboard_page(board="classic:all").entries == []
+    assert leaderboard_page(board="open:classic:all").entries == []
     out = io.StringIO()
 
     call_command("reverify", "--status", "rejected", "--reason", "timing_move", "--no-progress", stdout=out)
@@ -137,9 +131,10 @@ def test_wins_refused_for_move_one_are_judged_again_and_get_their_places(api, pl
     again = detail(api, ranked["id"])
     assert (again["status"], again["won"], again["score"]) == ("verified", True, score)
     assert again["ranks"] == dict.fromkeys(boards_of(ranked["id"]), 1)  # all time, week, day, deal
-    assert detail(api, unranked["id"])["ranks"] == {f"deal:{CLASSIC_WIN['code']}": 1}
+    assert detail(api, unranked["id"])["ranks"] == dict.fromkeys(boards_of(unranked["id"]), 1)
+    assert f"deal:{CLASSIC_WIN['code']}" in boards_of(unranked["id"])
     assert detail(api, too_fast["id"])["reason"]["code"] == "timing_move"  # still beyond a human
-    (entry,) = leaderboard_page(board="classic:all").entries
+    (entry,) = leaderboard_page(board="open:classic:all").entries
     assert (entry.name, entry.score) == (player.display_name, score)
 
     again_out = io.StringIO()

@@ -21,7 +21,9 @@ def entries(user_id):
     return sorted(BoardEntry.objects.filter(user_id=user_id).values_list("board", flat=True))
 
 
-def test_a_ranked_win_enters_the_global_boards_and_its_deal_board(api, player, issue_game, submit):
+def test_a_win_of_a_deal_issued_by_its_code_enters_the_open_deal_boards_and_its_deal_board(
+    api, player, issue_game, submit
+):
     game = issue_game(player)
 
     result = api.get(
@@ -32,15 +34,17 @@ def test_a_ranked_win_enters_the_global_boards_and_its_deal_board(api, player, i
     assert len(result["ranks"]) == 4
     assert set(result["ranks"].values()) == {1}
     assert sorted(result["ranks"]) == entries(player.pk)
+    assert "open:classic:all" in result["ranks"]  # its code was known: not the hidden-card boards
 
 
-def test_an_unranked_win_enters_only_its_deal_board(api, player, submit):
+def test_a_win_by_code_enters_the_open_deal_boards_and_its_deal_board(api, player, submit):
     result = api.get(
         f"/api/submissions/{submit(body(log=CLASSIC_WIN['log'], code=CLASSIC_WIN['code'])).json()['id']}/"
     ).json()
 
-    assert list(result["ranks"].values()) == [1]
-    assert entries(player.pk) == list(result["ranks"])
+    assert result["ranks"] == dict.fromkeys(entries(player.pk), 1)
+    assert [board for board in result["ranks"] if not board.startswith(("open:classic:", "deal:"))] == []
+    assert len(result["ranks"]) == 4
 
 
 def test_void_suspension_and_deletion_take_the_entries_away(api, player, issue_game, submit):
@@ -54,7 +58,7 @@ def test_void_suspension_and_deletion_take_the_entries_away(api, player, issue_g
     assert len(entries(player.pk)) == 4
 
     submission_void(submission=Submission.objects.get(pk=first))
-    assert len(entries(player.pk)) == 1  # the unranked win still holds the deal board
+    assert len(entries(player.pk)) == 4  # the win by code still holds its open-deal and deal boards
 
     second = Submission.objects.exclude(pk=first).get()
     assert api.get(f"/api/replays/{second.pk}/").status_code == 200

@@ -1,5 +1,7 @@
 """Leaderboard tests: no hot-page memory, fresh process-level state, Redis only when asked."""
 
+import datetime as dt
+
 import pytest
 
 from leaderboard.hot_pages import hot_pages_clear
@@ -49,3 +51,15 @@ def redis_index(redis_client, settings):
     index = board_index()
     assert index is not None
     return index
+
+
+@pytest.fixture
+def frozen_now(monkeypatch):
+    """The API's clock, set to a moment (default: 2026-11-29 12:00 UTC, the tests' NOON)."""
+    import leaderboard.apis
+
+    def freeze(moment=dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)):
+        monkeypatch.setattr(leaderboard.apis, "_now", lambda: moment)
+
+    freeze()
+    return freeze

@@ -2,7 +2,9 @@
 
 Wins are real games: a known winning log from the engine's vectors, optionally lengthened by
 "move, undo" pairs (each adds one move, so the ranked score drops by one), verified by the
-engine. Scores in tests are therefore `best − extra_moves`.
+engine. Scores in tests are therefore `best − extra_moves`. A ranked win is a hidden-card game's
+by default (the global boards rank no other), its face-down cards asked for one by one as the
+page does; `hidden=False` makes it a game issued with its code (an open deal).
 """
 
 from __future__ import annotations
@@ -10,14 +12,17 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.test import TestCase
 
 from games.engine import Game, GameCode, verify
-from games.models import Submission
+from games.hidden_games import game_reveal
+from games.models import IssuedGame, Submission
 from games.services import SubmissionInput, game_issue, submission_create
 from games.verification import submission_verify
 
@@ -28,6 +33,7 @@ WINNING_CODES = {
     "relaxed": ["YU1-R-AAAAAAB", "YU1-R-AAAAAAD", "YU1-R-AAAAAAG"],
 }
 MOVE_MS = 300
+LOOK_MS = 5_000  # a hidden-card game: from its issue to the first move, on the server's clock
 
 
 @cache
@@ -53,6 +59,26 @@ def best_score(code: str) -> int:
     return verify(code, winning_log(code)).score
 
 
+def reveal_along(game: IssuedGame, log: str, times: list[int]) -> int:
+    """Ask for each face-down card the log turns up, when it first does, as the page would (the
+    server's clock running with the page's); the number of cards revealed."""
+    position, tokens, revealed = Game(game.code), log.split(), set()
+    for index, token in enumerate(tokens):
+        before = position.face_down
+        position.play(token)
+        for column, (down_before, down_now) in enumerate(zip(before, position.face_down, strict=True)):
+            if down_now < down_before and (column, down_now) not in revealed:
+                revealed.add((column, down_now))
+                game_reveal(
+                    user=game.user,
+                    game_id=game.pk,
+                    log=" ".join(tokens[: index + 1]),
+                    move_times_ms=times[: index + 1],
+                    now=game.issued_at + dt.timedelta(milliseconds=LOOK_MS + times[index]),
+                )
+    return len(revealed)
+
+
 def player(name: str):
     return get_user_model().objects.create_user(username=name, email=f"{name}@example.com", password=None)
 
@@ -65,20 +91,25 @@ def win(
     code: str | None = None,
     extra_moves: int = 0,
     ranked: bool = True,
+    hidden: bool = True,
     assisted: bool = False,
     log: str | None = None,
 ) -> Submission:
-    """A win of `user` received at `at`, through the real services: issued (when ranked),
-    submitted, verified by replay and recorded on the boards (Redis after the commit)."""
+    """A win of `user` received at `at`, through the real services: issued (when ranked: a
+    hidden-card game played through its reveals, or with `hidden=False` a game issued with its
+    code), submitted, verified by replay and recorded on the boards (Redis after the commit)."""
     code = code or WINNING_CODES[rules][0]
     log = log or padded_log(code, extra_moves)
     times = [MOVE_MS * (index + 1) for index in range(len(log.split()))]
     game_id = None
     if ranked:
         number = GameCode.parse(code).number
-        game_id = game_issue(user=user, rules=rules, deal_numbers=[number], now=at - dt.timedelta(hours=1))[
-            0
-        ].pk
+        (game,) = game_issue(
+            user=user, rules=rules, hidden=hidden, deal_numbers=[number], now=at - dt.timedelta(hours=1)
+        )
+        if hidden:
+            reveal_along(game, log, times)
+        game_id = game.pk
     data = SubmissionInput(
         client_id=uuid.uuid4(), log=log, move_times_ms=times, duration_ms=times[-1], finished_at=at,
         game_id=game_id, code=None if ranked else code, assisted=assisted,
@@ -89,3 +120,22 @@ def win(
         submission = submission_verify(submission_id=submission.pk)
     assert (submission.status, submission.won) == (Submission.Status.VERIFIED, True), submission.reason
     return submission
+
+
+def boards_before_open_deals(*, submission: Submission) -> list[str]:
+    """The boards of a counted result under the release before open-deal boards: every ranked
+    game (hidden-card or not) on the global boards, any other result on its deal's board only."""
+    from leaderboard.boards import boards_for_result
+
+    boards = boards_for_result(
+        rules=submission.rules, code=submission.code, hidden=True, received_at=submission.received_at
+    )
+    return boards if submission.ranked else boards[-1:]
+
+
+@contextmanager
+def before_open_deals():
+    """Wins recorded inside are entered (and their places stored) as the earlier release did."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("leaderboard.services.result_boards", boards_before_open_deals)
+        yield

@@ -12,18 +12,6 @@ BEST = best_score(WINNING_CODES["classic"][0])
 NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 
 
-@pytest.fixture
-def frozen_now(monkeypatch):
-    """The API's clock, set to a moment (default: NOON)."""
-    import leaderboard.apis
-
-    def freeze(moment=NOON):
-        monkeypatch.setattr(leaderboard.apis, "_now", lambda: moment)
-
-    freeze()
-    return freeze
-
-
 def fill(count: int, *, start=NOON) -> list:
     """`count` players; player i has score BEST − i (a distinct rank each)."""
     players = [player(f"p{index:03d}") for index in range(count)]

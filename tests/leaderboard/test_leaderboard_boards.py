@@ -8,7 +8,9 @@ from leaderboard.boards import (
     BoardKeyError,
     board_period,
     boards_for_result,
+    global_board,
     is_board_key,
+    open_board_of,
     parse_period_key,
     sort_key,
     sort_key_parts,
@@ -40,18 +42,34 @@ def test_members_sort_descending_in_ascending_user_id_order():
     assert [user_for(member) for member in members] == [1, 2, 10, 999_999_999]
 
 
-def test_a_ranked_win_enters_three_global_boards_and_its_deal_board():
+def test_a_hidden_card_games_win_enters_three_global_boards_and_its_deal_board():
     boards = boards_for_result(
-        rules="classic", code="YU1-C-AAAAAAA", ranked=True, received_at=at("2026-11-29T23:59:59")
+        rules="classic", code="YU1-C-AAAAAAA", hidden=True, received_at=at("2026-11-29T23:59:59")
     )
 
     assert boards == ["classic:all", "classic:week:2026-W48", "classic:day:2026-11-29", "deal:YU1-C-AAAAAAA"]
 
 
-def test_an_unranked_win_enters_only_its_deal_board():
-    assert boards_for_result(
-        rules="relaxed", code="YU1-R-AAAAAAB", ranked=False, received_at=at("2026-11-29T12:00:00")
-    ) == ["deal:YU1-R-AAAAAAB"]
+def test_a_win_on_a_known_deal_enters_three_open_deal_boards_and_its_deal_board():
+    boards = boards_for_result(
+        rules="relaxed", code="YU1-R-AAAAAAB", hidden=False, received_at=at("2026-11-30T00:00:00")
+    )
+
+    assert boards == [
+        "open:relaxed:all",
+        "open:relaxed:week:2026-W49",
+        "open:relaxed:day:2026-11-30",
+        "deal:YU1-R-AAAAAAB",
+    ]
+
+
+def test_a_global_boards_open_deal_twin():
+    assert global_board("classic", "week", "2026-W48", deals="open") == "open:classic:week:2026-W48"
+    assert open_board_of("classic:day:2026-11-29") == "open:classic:day:2026-11-29"
+    assert open_board_of("open:classic:all") == "open:classic:all"
+    assert open_board_of("deal:YU1-C-AAAAAAB") == "deal:YU1-C-AAAAAAB"
+    with pytest.raises(ValueError):
+        global_board("classic", "all", deals="known")
 
 
 def test_iso_weeks_roll_over_on_monday_utc_and_belong_to_their_iso_year():
@@ -81,7 +99,19 @@ def test_period_keys_are_checked():
 def test_board_keys_and_their_periods():
     assert is_board_key("classic:all") and is_board_key("relaxed:week:2026-W48")
     assert is_board_key("classic:day:2026-11-29") and is_board_key("deal:YU1-C-AAAAAAB")
-    assert not any(is_board_key(key) for key in ["classic", "poker:all", "deal:nope", "classic:day:x"])
+    assert is_board_key("open:classic:all") and is_board_key("open:relaxed:week:2026-W48")
+    assert is_board_key("open:classic:day:2026-11-29")
+    not_keys = [
+        "classic",
+        "poker:all",
+        "deal:nope",
+        "classic:day:x",
+        "open:deal:YU1-C-AAAAAAB",
+        "open:open:classic:all",
+    ]
+    assert not any(is_board_key(key) for key in not_keys)
     assert board_period("classic:day:2026-11-29").ends_at == at("2026-11-30T00:00:00")
+    assert board_period("open:classic:day:2026-11-29") == board_period("classic:day:2026-11-29")
+    assert board_period("open:relaxed:all").kind == "all"
     assert board_period("classic:week:2026-W48").ends_at == at("2026-11-30T00:00:00")
     assert board_period("deal:YU1-C-AAAAAAB").kind == "deal"

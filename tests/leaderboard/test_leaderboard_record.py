@@ -76,12 +76,12 @@ def test_ranks_reached_are_returned_for_every_board():
     }
 
 
-def test_unranked_wins_enter_only_the_deal_board_and_assisted_wins_nothing():
-    ann, bob = player("ann"), player("bob")
-    win(ann, at=NOON, ranked=False)
-    win(bob, at=NOON, assisted=True)
+def test_assisted_wins_enter_no_board():
+    win(player("ann"), at=NOON, assisted=True)
+    win(player("bob"), at=NOON, ranked=False, assisted=True)
+    win(player("cid"), at=NOON, hidden=False, assisted=True)
 
-    assert set(BoardEntry.objects.values_list("board", "user__username")) == {("deal:YU1-C-AAAAAAA", "ann")}
+    assert not BoardEntry.objects.exists()
 
 
 def test_periods_roll_over_at_utc_midnight():

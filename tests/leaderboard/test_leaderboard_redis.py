@@ -1,13 +1,14 @@
 """The Redis index (full stack): same pages as SQL, writes after commit, fallback and rebuilds."""
 
 import datetime as dt
+import io
 import time
 
 import pytest
 import redis
 from django.core.management import call_command
 from django.test import TestCase
-from leaderboard_factories import WINNING_CODES, best_score, player, win
+from leaderboard_factories import WINNING_CODES, before_open_deals, best_score, player, win
 
 from leaderboard import index as index_module
 from leaderboard import indexing
@@ -139,6 +140,36 @@ def test_redis_pages_stay_equal_to_sql_through_wins_voids_suspensions_and_rename
     user_display_name_set(user=players[3], display_name="renamed")  # names come from PostgreSQL
     assert_redis_pages_equal_sql(boards, players[::3])
     assert "renamed" in [entry.name for entry in leaderboard_page(board=BOARD).entries]
+
+
+def test_moving_entries_to_the_open_deal_boards_keeps_redis_equal_to_sql(redis_index, rebuild_starts):
+    ann, bob, cid = player("ann"), player("bob"), player("cid")
+    with before_open_deals():  # entered as the release before open-deal boards did
+        win(ann, at=NOON, hidden=False)  # issued with its code: on the global boards then
+        win(ann, at=NOON + dt.timedelta(minutes=1), extra_moves=2)
+        win(bob, at=NOON, extra_moves=1)
+        win(cid, at=NOON, ranked=False, extra_moves=3)
+    boards = [BOARD, "classic:day:2026-11-29", "deal:YU1-C-AAAAAAA"]
+    for board in boards:
+        index_board_rebuild(board=board)
+    assert [(entry.name, entry.score) for entry in leaderboard_page(board=BOARD).entries] == [
+        ("ann", BEST), ("bob", BEST - 1),
+    ]  # fmt: skip
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        call_command("rebuild_board_entries", stdout=io.StringIO())
+
+    # The keys built before follow each player's commit, as after a void.
+    assert_redis_pages_equal_sql(boards, [ann, bob, cid])
+    page = leaderboard_page(board=BOARD)
+    assert (page.source, [(entry.name, entry.score) for entry in page.entries]) == (
+        "redis", [("bob", BEST - 1), ("ann", BEST - 2)],
+    )  # fmt: skip
+    # The open-deal boards had no key: the rebuild command builds the all-time ones by default.
+    assert not redis_index.exists("open:classic:all")
+    call_command("rebuild_leaderboards", "--no-progress", stdout=io.StringIO())
+    assert_redis_pages_equal_sql(["open:classic:all"], [ann, cid])
+    assert [entry.name for entry in leaderboard_page(board="open:classic:all").entries] == ["ann", "cid"]
 
 
 def test_keys_built_before_details_were_kept_answer_the_same_pages(redis_index, rebuild_starts):

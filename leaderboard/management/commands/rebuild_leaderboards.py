@@ -1,8 +1,8 @@
 """`python manage.py rebuild_leaderboards [--board KEY ...]`: rebuild Redis from PostgreSQL.
 
 Each board is filled into a temporary key and swapped in with RENAME, so readers never see
-a half-built board. Without --board: both all-time boards, this week's and today's, and every
-board that already has a key in Redis.
+a half-built board. Without --board: the all-time, this week's and today's boards of each rule
+set (global and open-deal), and every board that already has a key in Redis.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboard.boards import RULES, day_key, global_board, is_board_key, week_key
+from leaderboard.boards import DEALS, RULES, current_boards, is_board_key
 from leaderboard.indexing import board_index, index_board_rebuild
 from leaderboard.models import BoardEntry
 
@@ -49,7 +49,8 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="KEY",
-            help="a board key such as classic:all, relaxed:week:2026-W48, deal:YU1-C-AAAAAAB (repeatable)",
+            help="a board key such as classic:all, relaxed:week:2026-W48, open:classic:all, "
+            "deal:YU1-C-AAAAAAB (repeatable)",
         )
         parser.add_argument(
             "--force",
@@ -88,11 +89,10 @@ class Command(BaseCommand):
     @staticmethod
     def default_boards(index) -> list[str]:
         now = dt.datetime.now(dt.UTC)
-        boards = []
-        for rules in RULES:
-            boards += [
-                global_board(rules, "all"),
-                global_board(rules, "week", week_key(now)),
-                global_board(rules, "day", day_key(now)),
-            ]
+        boards = [
+            board
+            for deals in DEALS
+            for rules in RULES
+            for board in current_boards(rules=rules, now=now, deals=deals).values()
+        ]
         return boards + [board for board in index.built_boards() if board not in boards]

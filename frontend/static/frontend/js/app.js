@@ -1,6 +1,6 @@
 // The browser game: wires the engine, the table, the gestures, the keyboard, the saved game,
-// the account, the ranked and winnable deals, hints, the outbox and the service worker
-// together. Each of those lives in its own module (the buttons and page events: controls.js);
+// the account, the ranked and winnable deals, the cards the server reveals, hints, the outbox
+// and the service worker together. Each of those lives in its own module (the buttons and page events: controls.js);
 // this one decides what happens after a move (render, save, announce, the win) and when a
 // game starts or is left.
 
@@ -10,15 +10,17 @@ import { installSuitSymbols } from "./art.js";
 import { bindControls } from "./controls.js";
 import { mergeServerBests, shownBest, winRecord } from "./bests.js";
 import { Dealer } from "./dealer.js";
-import { FOUNDATION, cardLabel, parseCode } from "./engine.js";
+import { FOUNDATION, cardLabel, parseCard, parseCode } from "./engine.js";
+import { checkDeal } from "./fairness.js";
 import { Hints } from "./hints.js";
 import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
 import { ResultsView } from "./results.js";
+import { Revealer, recordedGame } from "./reveals.js";
 import { ORIGINS, Session } from "./session.js";
 import * as store from "./store.js";
-import { ResultsSync, onResultsChange } from "./sync.js";
+import { ResultsSync, findResult, onResultsChange } from "./sync.js";
 import { Table } from "./table.js";
 import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, describeMove } from "./ui.js";
 import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
@@ -32,6 +34,7 @@ const MEASURES_KEPT = 1000;
 const LEAVE_UNRANKED = { title: "confirm.title", text: "confirm.text", yes: "confirm.leave" };
 const LEAVE_RANKED = { title: "confirm.rankedTitle", text: "confirm.rankedText", yes: "confirm.rankedYes" };
 const REWIND_RANKED = { title: "confirm.rewindTitle", text: "confirm.rewindText", yes: "confirm.rewindYes" };
+const RECORDED_ELSEWHERE = { title: "reveal.conflictTitle", text: "reveal.conflictText", yes: "reveal.conflictYes" };
 const asked = (keys) => Object.fromEntries(Object.entries(keys).map(([part, key]) => [part, t(key)]));
 const TOUR_PARAMETER = "tour"; // /?tour=1: Help's link to the walkthrough
 
@@ -60,11 +63,21 @@ class App {
       send: () => this.sync.kick(),
     });
     onResultsChange(() => {
-      if (this.winBanner.dialog.open && this.session.won) this.#showRecord(); // a verdict came
+      if (this.winBanner.dialog.open && this.session.won) {
+        this.#showRecord(); // a verdict came
+        this.#showDealCheck();
+      }
     });
     this.undoButton = $('[data-action="undo"]');
     this.walkthrough = new Walkthrough(this);
     this.hints = new Hints(this);
+    this.revealer = new Revealer(() => this.session, {
+      revealed: (session, place, card) => this.#revealed(session, place, card),
+      waiting: (session, why) => this.#waitingForCard(session, why),
+      conflict: (session) => this.#recordedElsewhere(session),
+      over: (session, answer) => this.notices.show(t("reveal.over", { reason: refusalText(answer.data, answer.status) })),
+      refused: (session, answer) => this.notices.show(t("reveal.refused", { reason: refusalText(answer.data, answer.status) })),
+    });
     this.applySettings();
     const linked = this.#linkedCode();
     this.session = this.dealer.firstSession(linked);
@@ -75,6 +88,7 @@ class App {
     $("[data-app-status]").dataset.appStatus = "ready"; // the page is playable
     performance.mark("yukon:ready");
     if (this.session.won) this.#showWin(false);
+    this.revealer.ask(); // a card turned up before the reload waits for its answer
     // A link to another deal while a game is under way: that game stays until the player agrees.
     if (linked && linked !== this.session.code) this.#openLinked(linked);
     else this.#walkthroughAtStart(linked);
@@ -145,7 +159,7 @@ class App {
 
   async #openLinked(code) {
     if (await this.#mayLeave()) this.startGame({ code, origin: ORIGINS.code });
-    else history.replaceState(null, "", `/play/${this.session.code}`);
+    else history.replaceState(null, "", this.session.code ? `/play/${this.session.code}` : "/");
   }
 
   // ---- moves ---------------------------------------------------------------------------
@@ -172,12 +186,51 @@ class App {
     this.save();
     let text = describeMove(move, from, group);
     if (from !== FOUNDATION && game.faceDown[from] < hiddenBefore) {
-      text += `; ${t("say.turnedUp", { card: cardLabel(game.columns[from].at(-1)) })}`;
+      const turned = game.columns[from].at(-1);
+      text += `; ${turned === null ? t("say.turning") : t("say.turnedUp", { card: cardLabel(turned) })}`;
     }
     this.say(text);
     this.walkthrough.moved(move);
+    this.revealer.ask();
     if (game.isWon()) this.#showWin(true);
     return null;
+  }
+
+  // ---- cards the server reveals (hidden-card games: reveals.js) ----------------------------
+
+  #revealed(session, place, card) {
+    try {
+      session.reveal(place, card);
+    } catch (error) {
+      this.notices.show(t("reveal.refused", { reason: error.message }));
+      return;
+    }
+    this.notices.clear();
+    this.render();
+    this.save();
+    if (session.game.columns[place.column].length === place.depth + 1 && session.game.faceDown[place.column] === place.depth) {
+      this.say(t("say.turnedUp", { card: cardLabel(parseCard(card)) }));
+    }
+  }
+
+  #waitingForCard(session, why) {
+    const column = session.awaitingReveal?.column;
+    if (column === undefined) return;
+    this.notices.show(t(why === "offline" ? "reveal.offline" : "reveal.busy", { column: column + 1 }));
+  }
+
+  // The server recorded this game further than the page holds it (played on in another tab or
+  // device): the page cannot go on from here, and offers the recorded game.
+  async #recordedElsewhere(session) {
+    const recorded = await recordedGame(session.issued.id, session.issued.owner);
+    if (this.session !== session) return;
+    if (!recorded) {
+      this.notices.show(t("reveal.over", { reason: t("ranked.unknown") }));
+      return;
+    }
+    if (await confirmDialog(asked(RECORDED_ELSEWHERE))) {
+      if (this.session === session) this.startGame({ ...recorded, replaces: true });
+    }
   }
 
   undo() {
@@ -220,6 +273,7 @@ class App {
     this.bar.update(game);
     this.bar.showKind(this.session, { signedIn: Boolean(this.account) });
     this.bar.showTime(this.session.clock.elapsed());
+    this.table.root.dataset.turning = String(this.session.awaitingReveal !== null);
     this.undoButton.disabled = !game.canUndo || game.isWon();
     this.keys.refresh();
     this.walkthrough.refresh();
@@ -247,22 +301,28 @@ class App {
     return confirmDialog(asked(this.session.ranked ? LEAVE_RANKED : LEAVE_UNRANKED));
   }
 
-  /** Play `{code, issued, origin}`; the game being left is given back or submitted first. */
-  startGame({ code, issued = null, origin = ORIGINS.deal, why = "" }) {
+  /**
+   * Play `{code, issued, origin}` (a hidden-card game: code null; resumed: with its `log`,
+   * `moveTimes`, `elapsedMs`, `revealed`); the game being left is given back or submitted first
+   * — unless the new one `replaces` it (the same game as the server recorded it).
+   */
+  startGame({ code, issued = null, origin = ORIGINS.deal, why = "", replaces = false, ...resumed }) {
     this.input.cancelDrag();
     this.input.clearSelection();
     this.session.clock.stop();
     this.walkthrough.end(); // any other game ends the walkthrough (startWalkthrough begins it after)
-    if (this.dealer.leave(this.session)) this.sync.kick();
-    this.session = new Session(code, { issued, origin }); // assisted if hinted before (hints.refresh)
+    if (!replaces && this.dealer.leave(this.session)) this.sync.kick();
+    this.session = new Session(code, { ...resumed, issued, origin }); // assisted if hinted before (hints.refresh)
     this.table.reset();
     this.notices.clear();
-    if (PLAY_PATH.test(location.pathname)) history.replaceState(null, "", `/play/${code}`);
+    if (PLAY_PATH.test(location.pathname)) history.replaceState(null, "", code ? `/play/${code}` : "/");
     this.render();
     this.keys.reset();
     this.save();
-    this.say(t(this.session.ranked ? "say.newRanked" : "say.newUnranked", { code }));
+    const said = this.session.hidden ? "say.newHidden" : this.session.ranked ? "say.newRanked" : "say.newUnranked";
+    this.say(t(said, { code }));
     if (why) this.notices.show(why);
+    this.revealer.ask();
   }
 
   async newDeal(rules = this.session.rules) {
@@ -280,8 +340,14 @@ class App {
       return;
     }
     if (!(await this.#mayLeave())) return;
-    // A won ranked deal is played again as its code: unranked.
-    this.startGame({ code: session.code, origin: session.ranked ? ORIGINS.code : session.origin });
+    // A won ranked deal is played again as its code: unranked (a hidden-card game's code is
+    // published with the server's verdict).
+    const code = session.code ?? this.#publishedCode();
+    if (!code) {
+      this.notices.show(t("reveal.codeLater"));
+      return;
+    }
+    this.startGame({ code, origin: session.ranked ? ORIGINS.code : session.origin });
   }
 
   #rewind() {
@@ -320,13 +386,39 @@ class App {
       this.sync.kick();
     }
     this.say(t("say.won", { count: result.moves }));
-    this.winBanner.setLinks(game.code);
+    this.winBanner.setLinks(game.code ?? this.#publishedCode());
     const closed = this.winBanner.open(result);
     this.#showRecord();
+    this.#showDealCheck();
     this.results.showVerdict();
     const choice = await closed;
     if (choice === "new-deal") this.newDeal();
     else if (choice === "redeal") this.redeal();
+  }
+
+  // The code of the game on the table: its own, or a finished hidden-card game's as the server
+  // published it with the verdict (null until then).
+  #publishedCode() {
+    return this.session.code ?? (this.session.resultId ? findResult(this.session.resultId)?.code ?? null : null);
+  }
+
+  // The win banner's check of a hidden-card game's deal, once the server has published its code
+  // and secret (fairness.js): until then, a line saying when it comes.
+  async #showDealCheck() {
+    const { session } = this;
+    if (!session.hidden) {
+      this.winBanner.showDealCheck(null);
+      return;
+    }
+    const entry = session.resultId ? findResult(session.resultId) : null;
+    if (!entry?.code || !entry.secret) {
+      this.winBanner.showDealCheck({ state: "pending" });
+      return;
+    }
+    const check = await checkDeal({ code: entry.code, secret: entry.secret, commitment: session.issued.commitment, knownDeal: session.game.knownDeal() });
+    if (this.session !== session) return;
+    this.winBanner.setLinks(entry.code);
+    this.winBanner.showDealCheck({ ...check, secret: entry.secret, commitment: session.issued.commitment });
   }
 
   // The win banner's line on the record: provisional until the server's verdict (bests.js).

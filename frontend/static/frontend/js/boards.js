@@ -59,10 +59,10 @@ function table(entries, me) {
 
 /**
  * A board in `container`, loaded from `url`, with keyset Previous / Next from the API's links.
- * `me` marks the player's own row; `empty` is said when the board has no entry. Resolves the
- * API's answer (`status` 0 when offline).
+ * `me` marks the player's own row; `empty` is said when the board has no entry, `noEntry` when
+ * the player asked for around-me without one. Resolves the API's answer (`status` 0 when offline).
  */
-export async function showBoard(container, url, { me = null, empty = t("boards.empty") } = {}) {
+export async function showBoard(container, url, { me = null, empty = t("boards.empty"), noEntry = t("boards.noEntryMe") } = {}) {
   container.dataset.state = "loading";
   container.setAttribute("aria-busy", "true");
   const answer = await api(url);
@@ -76,7 +76,7 @@ export async function showBoard(container, url, { me = null, empty = t("boards.e
   const page = answer.data;
   if (page.ranked === false) {
     container.dataset.state = "empty";
-    container.replaceChildren(el("p", { class: "board-message" }, t("boards.noEntryMe")));
+    container.replaceChildren(el("p", { class: "board-message" }, noEntry));
     return answer;
   }
   container.dataset.state = page.results.length ? "ready" : "empty";
@@ -96,7 +96,7 @@ export async function showBoard(container, url, { me = null, empty = t("boards.e
   pager.addEventListener("click", (event) => {
     const which = event.target.closest("[data-page]")?.dataset.page;
     const target = which === "next" ? next : which === "previous" ? previous : null;
-    if (target) showBoard(container, target, { me, empty }).then(() => container.scrollIntoView({ block: "nearest" }));
+    if (target) showBoard(container, target, { me, empty, noEntry }).then(() => container.scrollIntoView({ block: "nearest" }));
   });
   container.replaceChildren(el("div", { class: "table-wrap" }, table(page.results, me)), pager);
   return answer;

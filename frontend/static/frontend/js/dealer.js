@@ -1,16 +1,20 @@
-// Where games come from and what they leave behind. A signed-in player's new deal is a ranked
-// deal issued by the server, taken from the pool kept on the device; signed out, or with the
-// pool empty and no network, it is a local (unranked) deal. A typed or shared code is never
-// ranked. Leaving a ranked game submits it as it stands (a game played, honestly counted); a
-// ranked deal left before its first move goes back to the pool. With "Winnable deals only" on,
-// new deals are unranked winnable deals (winnable.js), a random one when none is at hand.
+// Where games come from and what they leave behind. A signed-in player's new deal online is a
+// hidden-card ranked game issued by the server (taken from the pool kept on the device: pool.js),
+// whose face-down cards the server tells as they turn up (reveals.js). Offline — or signed out —
+// it is an open deal: its code, and so every card, known to the page; signed in, its win still
+// goes to the server on reconnect and counts on the deal's board and the open-deal board, never
+// on the global ones. A typed or shared code is an open deal too. Leaving a ranked game submits
+// it as it stands (a game played, honestly counted); a ranked game left before its first move
+// goes back to the pool. With "Winnable deals only" on, new deals are unranked winnable deals
+// (winnable.js), a random one when none is at hand.
 // The pool may hold games played on another device (or expired): once a visit, before the page
 // deals from it, it is squared with the server's list of the games that still accept a result
-// (pool.js); offline, it is used as it is.
+// (pool.js). A ranked game started on another device is resumed here when the table is untouched.
 
 import { CLASSIC } from "./engine.js";
 import { t } from "./i18n.js";
-import { giveBack, poolSize, refillPool, takeIssued } from "./pool.js";
+import { gamesInUse, giveBack, poolSize, refillPool, takeIssued } from "./pool.js";
+import { recordedGame } from "./reveals.js";
 import { ORIGINS, Session } from "./session.js";
 import { loadGame } from "./store.js";
 import { enqueueResult } from "./sync.js";
@@ -70,15 +74,19 @@ export class Dealer {
     return new Session(deal.code, deal);
   }
 
-  /** A deal to play now without waiting: winnable, or ranked if one is kept (not with `ranked: false`), else local. */
+  /**
+   * A deal to play now without waiting: winnable, or ranked if one is kept and the browser is
+   * online (a hidden-card game cannot turn a card up offline; not with `ranked: false`), else an
+   * open deal.
+   */
   dealNow(rules = CLASSIC, { ranked = true } = {}) {
     const winnable = this.#wantsWinnable ? this.winnable.take(rules) : null;
     if (winnable) return winnable;
     const account = this.accountOf();
-    const issued = ranked ? takeIssued(account, rules) : null;
+    const issued = ranked && navigator.onLine ? takeIssued(account, rules) : null;
     if (issued) {
       this.refill();
-      return { code: issued.code, issued: { ...issued, owner: account.id }, origin: ORIGINS.ranked };
+      return { code: null, issued: { ...issued, owner: account.id }, origin: ORIGINS.ranked };
     }
     return { code: randomCode(rules), issued: null, origin: ORIGINS.deal };
   }
@@ -96,14 +104,12 @@ export class Dealer {
     }
     const account = this.accountOf();
     let refill = null;
-    if (account) await this.poolChecked();
-    if (account && poolSize(account, rules) === 0) refill = await refillPool(account, rules);
+    if (account && navigator.onLine) await this.poolChecked();
+    if (account && navigator.onLine && poolSize(account, rules) === 0) refill = await refillPool(account, rules);
     const deal = this.dealNow(rules);
     if (account && !deal.issued) {
-      deal.why =
-        refill?.reason === "offline"
-          ? t("ranked.noneOffline")
-          : t("ranked.notIssued", { reason: refill?.reason ?? t("ranked.unknown") });
+      const offline = !navigator.onLine || refill?.reason === "offline";
+      deal.why = offline ? t("ranked.noneOffline") : t("ranked.notIssued", { reason: refill?.reason ?? t("ranked.unknown") });
     }
     return deal;
   }
@@ -112,23 +118,39 @@ export class Dealer {
    * The server has just said who plays (`fresh`: for certain). Squares the pool with the
    * server's list (once a visit), then gives the deal to switch the untouched game `session`
    * to, or null: a ranked deal of someone else (or of a player now signed out), or one the list
-   * no longer holds (played elsewhere, expired), gives way; a local deal becomes a ranked one.
-   * `untouched()` is asked again after the pool's refill (the player may have moved).
+   * no longer holds (played elsewhere, expired), gives way; a ranked game started on another
+   * device (and not on this one) is resumed as the server recorded it; else a local deal becomes
+   * a ranked one. `untouched()` is asked again after each wait (the player may have moved).
    */
   async afterSignIn(session, { fresh, untouched }) {
     const account = this.accountOf();
     const checked = this.poolChecked(); // whatever the table holds: New deal waits for it too
+    if (!untouched()) return null;
+    const { held, started } = await checked;
+    if (!untouched()) return null;
+    const resumed = account ? await this.#startedElsewhere(started, session, account) : null;
+    if (resumed && untouched()) return resumed;
     const notTheirs = fresh && session.ranked && session.issued.owner !== account?.id;
     const becomesRanked = account && session.origin === ORIGINS.deal && !this.#wantsWinnable;
     const mine = session.ranked && session.issued.owner === account?.id; // played elsewhere since?
-    if (!untouched() || !(notTheirs || becomesRanked || mine)) return null;
-    const { held } = await checked;
-    if (!untouched()) return null;
     const gone = mine && held instanceof Set && !held.has(session.issued.id);
-    if (mine && !gone) return null;
+    if (!(notTheirs || becomesRanked || gone)) return null;
     if (gone) this.#gone.add(session.issued.id);
     const deal = this.dealNow(session.rules);
     return deal.issued || notTheirs || gone ? deal : null;
+  }
+
+  // A hidden-card game of the player started on another device and not in use on this one (of
+  // `rules` first), as the server recorded it; or null.
+  async #startedElsewhere(started, session, account) {
+    const inUse = gamesInUse();
+    const here = session.ranked && !session.started && session.issued.owner === account.id ? session.issued.id : null; // untouched here
+    if (here !== null) inUse.delete(here);
+    const free = (started ?? []).filter((game) => !inUse.has(game.id));
+    const game = free.find((candidate) => candidate.id === here) ?? free.find((candidate) => candidate.rules === session.rules) ?? free[0];
+    const resumed = game ? await recordedGame(game.id, account.id) : null;
+    // The game on the table itself goes on as recorded: it is not left (nor given back to the pool).
+    return resumed ? { ...resumed, why: t("reveal.resumed"), replaces: game.id === here } : null;
   }
 
   /** Keep the pool full in the background (signed in and online). */

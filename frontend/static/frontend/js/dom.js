@@ -61,8 +61,13 @@ export const RULE_NAMES = Object.freeze({
   },
 });
 
-/** A board key of the server as words: "classic:week:2026-W48" → "Classic, this week". */
+// The open-deal boards' keys: `open:` before a global board's (leaderboard/boards.py).
+const OPEN_PREFIX = "open:";
+
+/** A board key of the server as words: "classic:week:2026-W48" → "Classic, this week";
+ *  an open-deal board's with "(open deals)". */
 export function boardName(key, { current = true } = {}) {
+  if (key.startsWith(OPEN_PREFIX)) return t("boards.openDeals", { board: boardName(key.slice(OPEN_PREFIX.length), { current }) });
   const [kind, period, when] = key.split(":");
   if (kind === "deal") return t("boards.thisDeal");
   const rules = RULE_NAMES[kind] ?? kind;
@@ -73,7 +78,13 @@ export function boardName(key, { current = true } = {}) {
 
 /** The leaderboard page that shows a board key. */
 export function boardLink(key) {
-  const [kind, period] = key.split(":");
+  const open = key.startsWith(OPEN_PREFIX);
+  const [kind, period] = (open ? key.slice(OPEN_PREFIX.length) : key).split(":");
   if (kind === "deal") return `/leaderboard?deal=${encodeURIComponent(key.slice(5))}`;
-  return `/leaderboard?rules=${kind}&period=${period}`;
+  return `/leaderboard?${open ? "deals=open&" : ""}rules=${kind}&period=${period}`;
+}
+
+/** A board key without its open-deal prefix: `open:classic:all` → `classic:all` (others as they are). */
+export function boardBase(key) {
+  return key.startsWith(OPEN_PREFIX) ? key.slice(OPEN_PREFIX.length) : key;
 }

@@ -1,6 +1,7 @@
-// /leaderboard: the ranked boards (Classic / Relaxed × all time / this week / today, the top or
-// around me), today's daily deals with their boards, and any deal's board by its code
-// (`?deal=<code>`). The address keeps the choice (`?rules=…&period=…&around=me&deal=…`).
+// /leaderboard: the boards of a rule set (Classic / Relaxed × all time / this week / today, the
+// top or around me) — the global boards of hidden-card games, or the open-deal boards of games
+// whose cards were all known — today's daily deals with their boards, and any deal's board by its
+// code (`?deal=<code>`). The address keeps the choice (`?deals=open&rules=…&period=…&around=me&deal=…`).
 
 import { api } from "./api.js";
 import { showBoard } from "./boards.js";
@@ -11,6 +12,11 @@ import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 
 const RULES = ["classic", "relaxed"];
 const PERIODS = ["all", "week", "day"];
+const DEALS = ["hidden", "open"]; // the API's `deals`: hidden-card games, or open deals
+const EMPTY = {
+  hidden: { all: "leaderboard.emptyAll", week: "leaderboard.emptyWeek", day: "leaderboard.emptyDay" },
+  open: { all: "leaderboard.emptyOpenAll", week: "leaderboard.emptyOpenWeek", day: "leaderboard.emptyOpenDay" },
+};
 const PAGE_SIZE = 25;
 
 class LeaderboardPage {
@@ -18,6 +24,7 @@ class LeaderboardPage {
     const query = new URLSearchParams(location.search);
     this.rules = RULES.includes(query.get("rules")) ? query.get("rules") : "classic";
     this.period = PERIODS.includes(query.get("period")) ? query.get("period") : "all";
+    this.deals = DEALS.includes(query.get("deals")) ? query.get("deals") : "hidden";
     this.around = query.get("around") === "me";
     // Entries a page; `?page_size=` (1–100) asks for another number.
     this.pageSize = Math.min(100, Math.max(1, Number.parseInt(query.get("page_size"), 10) || PAGE_SIZE));
@@ -65,6 +72,7 @@ class LeaderboardPage {
   #bind() {
     for (const button of $$("[data-rules-choice]")) button.addEventListener("click", () => this.#choose({ rules: button.dataset.rulesChoice }));
     for (const button of $$("[data-period-choice]")) button.addEventListener("click", () => this.#choose({ period: button.dataset.periodChoice }));
+    for (const button of $$("[data-deals-choice]")) button.addEventListener("click", () => this.#choose({ deals: button.dataset.dealsChoice }));
     for (const button of $$("[data-around]")) button.addEventListener("click", () => this.#choose({ around: button.dataset.around === "me" }));
     $("[data-deal-form]").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -88,11 +96,17 @@ class LeaderboardPage {
     for (const button of $$("[data-rules-choice]")) button.setAttribute("aria-pressed", String(button.dataset.rulesChoice === this.rules));
     for (const button of $$("[data-period-choice]")) button.setAttribute("aria-pressed", String(button.dataset.periodChoice === this.period));
     for (const button of $$("[data-around]")) button.setAttribute("aria-pressed", String((button.dataset.around === "me") === this.around));
+    for (const button of $$("[data-deals-choice]")) button.setAttribute("aria-pressed", String(button.dataset.dealsChoice === this.deals));
+    // data-i18n too, so that a page translated again (i18n.js) keeps saying which games it ranks.
+    const about = $("[data-deals-about]");
+    about.dataset.i18n = this.deals === "open" ? "leaderboard.aboutOpen" : "leaderboard.aboutHidden";
+    about.textContent = this.deals === "open" ? t("leaderboard.aboutOpen") : t("leaderboard.aboutHidden");
   }
 
   // The choice in the address, so that it can be shared and survives a reload.
   #remember() {
     const query = new URLSearchParams();
+    if (this.deals !== "hidden") query.set("deals", this.deals);
     if (this.rules !== "classic") query.set("rules", this.rules);
     if (this.period !== "all") query.set("period", this.period);
     if (this.around) query.set("around", "me");
@@ -104,14 +118,17 @@ class LeaderboardPage {
 
   #loadGlobal() {
     const query = new URLSearchParams({ rules: this.rules, period: this.period, page_size: String(this.pageSize) });
+    if (this.deals !== "hidden") query.set("deals", this.deals);
     if (this.around) query.set("around", "me");
+    this.globalBoard.dataset.deals = this.deals;
     this.globalBoard.dataset.rules = this.rules;
     this.globalBoard.dataset.period = this.period;
     this.globalBoard.dataset.around = String(this.around);
-    const empty = { all: "leaderboard.emptyAll", week: "leaderboard.emptyWeek", day: "leaderboard.emptyDay" }[this.period];
+    const open = this.deals === "open";
     return showBoard(this.globalBoard, `/api/leaderboards/?${query}`, {
       me: this.account,
-      empty: t(empty, { rules: RULE_NAMES[this.rules] }),
+      empty: t(EMPTY[this.deals][this.period], { rules: RULE_NAMES[this.rules] }),
+      noEntry: open ? t("leaderboard.noEntryOpen") : t("boards.noEntryMe"),
     });
   }
 

@@ -37,14 +37,19 @@ function deviceBestText({ best, provisional }) {
   return t(provisional ? "me.deviceBestPending" : "me.deviceBest", { score, time: formatDuration(best.durationMs) });
 }
 
-function rulesCard(rules, figures, deviceBest) {
-  const ranks = Object.entries(figures.ranks ?? {}).map(([period, { board, rank }]) =>
+// The player's place on each period board of one kind (hidden-card or open-deal games).
+function rankChips(ranks, deals) {
+  const chips = Object.entries(ranks ?? {}).map(([period, { board, rank }]) =>
     el(
       "li",
       { dataset: { period, rank: rank ?? "" } },
       el("a", { href: `${boardLink(board)}&around=me` }, el("span", {}, PERIOD_KEYS[period] ? t(PERIOD_KEYS[period]) : period), el("strong", {}, rank ? `#${formatNumber(rank)}` : "—")),
     ),
   );
+  return el("ul", { class: "rank-chips", dataset: { deals } }, chips);
+}
+
+function rulesCard(rules, figures, deviceBest) {
   return el(
     "article",
     { class: "figure-card", dataset: { rulesFigures: rules } },
@@ -62,7 +67,9 @@ function rulesCard(rules, figures, deviceBest) {
       figure(t("me.unrankedWins"), formatNumber(figures.unranked_wins), "unranked_wins"),
     ),
     el("h3", {}, t("me.placesNow")),
-    el("ul", { class: "rank-chips" }, ranks),
+    rankChips(figures.ranks, "hidden"),
+    el("h3", {}, t("me.placesOpen")),
+    rankChips(figures.open_ranks, "open"),
     el("p", { class: "muted device-best", dataset: { deviceBest: deviceBest.provisional ? "provisional" : deviceBest.best ? "verified" : "none" } }, deviceBestText(deviceBest)),
   );
 }
@@ -90,7 +97,7 @@ function gameItem(submission) {
     el(
       "p",
       { class: "game-head" },
-      el("span", { class: "badge", dataset: { kind: submission.ranked ? "ranked" : "unranked" } }, t(submission.ranked ? "ranked.ranked" : "ranked.unranked")),
+      el("span", { class: "badge", dataset: { kind: submission.ranked ? "ranked" : "open" } }, t(submission.ranked ? "ranked.ranked" : "ranked.open")),
       el("a", { class: "code", href: boardLink(`deal:${submission.code}`) }, submission.code),
       el("time", { datetime: submission.received_at }, formatWhen(submission.received_at)),
     ),

@@ -4,15 +4,19 @@
 // A win played with a hint says so (assisted: on no board), and a ranked win sent again as an
 // unranked result (its game played elsewhere or expired, sync.js) says where it counts.
 
-import { RULE_NAMES, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
+import { RULE_NAMES, boardBase, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
 import { t } from "./i18n.js";
 import { findResult, listResults, markSeen, onResultsChange, pendingResults, sendableBy, unseenResults } from "./sync.js";
 
-const BOARD_ORDER = ["all", "week", "day", "deal"];
+const BOARD_ORDER = ["all", "week", "day"];
 
 /** Ranks from a verified submission, best known board first: `[{key, rank, label, href}]`. */
 export function rankList(ranks) {
-  const order = (key) => BOARD_ORDER.indexOf(key.startsWith("deal:") ? "deal" : key.split(":")[1]);
+  // The hidden-card boards, then the open-deal ones, then the deal's.
+  const order = (key) => {
+    if (key.startsWith("deal:")) return 2 * BOARD_ORDER.length;
+    return BOARD_ORDER.indexOf(boardBase(key).split(":")[1]) + (boardBase(key) === key ? 0 : BOARD_ORDER.length);
+  };
   return Object.entries(ranks ?? {})
     .sort(([a], [b]) => order(a) - order(b))
     .map(([key, rank]) => ({ key, rank, label: boardName(key), href: boardLink(key) }));
@@ -68,7 +72,8 @@ function resultItem(entry, account) {
     el(
       "div",
       { class: "result-head" },
-      el("span", { class: "badge", dataset: { kind: ranked ? "ranked" : "unranked" } }, t(ranked ? "ranked.ranked" : "ranked.unranked")),
+      // A result without a ranked game: an open deal (its code known), on the open-deal boards once sent.
+      el("span", { class: "badge", dataset: { kind: ranked ? "ranked" : "open" } }, t(ranked ? "ranked.ranked" : "ranked.open")),
       el("span", { class: "result-code" }, el("span", { class: "result-rules" }, RULE_NAMES[entry.rules] ?? ""), " ", el("span", { class: "code" }, entry.code ?? "")),
       el("time", { datetime: entry.finished_at }, formatWhen(entry.finished_at)),
     ),
@@ -147,7 +152,7 @@ export function renderVerdict(banner, entry, account) {
   const verdict =
     entry.state === "verified"
       ? Object.keys(entry.ranks ?? {}).length
-        ? t("results.verdictPlaces", { kind: t(entry.game != null ? "ranked.ranked" : "ranked.unranked") })
+        ? t("results.verdictPlaces", { kind: t(entry.game != null ? "ranked.ranked" : "ranked.open") })
         : t("results.verdictVerified")
       : !account && entry.state === "waiting"
         ? t("results.verdictKept")

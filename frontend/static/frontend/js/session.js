@@ -1,6 +1,8 @@
 // One game being played: the engine's Game plus what a result needs later — the log of
 // tokens, when each was played (active time), and a clock that runs only while the player
-// can see the table. Rendering and input live elsewhere.
+// can see the table. A hidden-card ranked game has no code on the page: it is played from its
+// visible deal, and each face-down card is told by the server when the log turns it up
+// (reveals.js asks; docs/security.md, "Hidden-card games"). Rendering and input live elsewhere.
 
 import { COLUMN_COUNT, FOUNDATION, Game, Move, UNDO } from "./engine.js";
 
@@ -39,15 +41,33 @@ export class Clock {
 export const ORIGINS = Object.freeze({ ranked: "ranked", deal: "deal", code: "code", winnable: "winnable" });
 const UNRANKED_ORIGINS = new Set([ORIGINS.code, ORIGINS.winnable]);
 
+/** Is `issued` a hidden-card game as the page keeps it (its visible deal, no code)? */
+export const isHiddenIssued = (issued) =>
+  Boolean(issued) && issued.hidden === true && Number.isInteger(issued.id) && issued.deal !== null && typeof issued.deal === "object";
+
 export class Session {
+  #visible = true;
+
   /**
    * The deal of `code`, with `log` replayed: the saved game of a previous visit resumes
    * exactly. A token that no longer replays (a damaged save) ends the replay there.
-   * `issued` is the server's issued game (`{id, code, rules, issued_at, owner}`) of a ranked deal;
-   * `assisted`: a hint was used (the result enters no board).
+   * `issued` is the server's issued game of a ranked deal: `{id, code, rules, issued_at, owner}`,
+   * or for a hidden-card game (`code` null) `{id, hidden: true, rules, commitment, deal,
+   * issued_at, owner}`, its `deal` the visible deal as issued; `revealed`: the cards the server
+   * has told since, `[{column, depth, card}]`. `assisted`: a hint was used (no board).
    */
-  constructor(code, { log = [], moveTimes = [], elapsedMs = 0, resultId = null, issued = null, origin = null, assisted = false } = {}) {
-    this.game = Game.fromCode(code);
+  constructor(
+    code,
+    { log = [], moveTimes = [], elapsedMs = 0, resultId = null, issued = null, origin = null, assisted = false, revealed = [] } = {},
+  ) {
+    const hidden = isHiddenIssued(issued);
+    this.revealed = [];
+    if (hidden) {
+      this.game = Game.fromVisible(issued.deal);
+      for (const card of revealed) this.#learn(card);
+    } else {
+      this.game = Game.fromCode(code);
+    }
     this.log = [];
     this.moveTimes = [];
     for (let i = 0; i < log.length; i++) {
@@ -61,7 +81,7 @@ export class Session {
     }
     this.clock = new Clock(Math.max(Number(elapsedMs) || 0, this.moveTimes.at(-1) ?? 0));
     this.resultId = resultId; // the outbox entry of this game's result, once queued
-    this.issued = issued && issued.code === this.code ? issued : null;
+    this.issued = hidden || (issued && issued.code === this.code) ? issued : null;
     this.origin = this.issued ? ORIGINS.ranked : UNRANKED_ORIGINS.has(origin) ? origin : ORIGINS.deal;
     this.assisted = assisted === true;
   }
@@ -71,8 +91,33 @@ export class Session {
     return this.issued !== null;
   }
 
+  /** The deal's code; null for a hidden-card game (published once it is finished: fairness.js). */
   get code() {
     return this.game.code;
+  }
+
+  /** A hidden-card ranked game: its face-down cards come from the server as they turn up. */
+  get hidden() {
+    return this.issued?.hidden === true;
+  }
+
+  /** The place `{column, depth}` of a card turned up and not told yet, or null. */
+  get awaitingReveal() {
+    return this.hidden ? this.game.awaitingReveal : null;
+  }
+
+  /**
+   * The server told the card at `place` (`{column, depth}`; `card` a name like "TD"). Throws the
+   * engine's RevealError for a card that cannot lie there; telling a known card again is a no-op.
+   */
+  reveal(place, card) {
+    this.#learn({ column: place.column, depth: place.depth, card });
+    this.#runClock();
+  }
+
+  #learn({ column, depth, card }) {
+    this.game.reveal({ column, depth }, card);
+    if (!this.revealed.some((known) => known.column === column && known.depth === depth)) this.revealed.push({ column, depth, card });
   }
 
   get rules() {
@@ -96,7 +141,9 @@ export class Session {
     this.game.push(token);
     this.log.push(String(token));
     this.moveTimes.push(this.clock.elapsed());
-    if (this.won) this.clock.stop();
+    // The clock stops while the server turns a card up: the server requires the page's time
+    // between two reveals to be no longer than its own (docs/security.md, "Hidden-card games").
+    if (this.won || this.awaitingReveal !== null) this.clock.stop();
     return null;
   }
 
@@ -113,7 +160,13 @@ export class Session {
 
   /** The page was shown or hidden: time counts only for a started game that is on screen. */
   setVisible(visible) {
-    if (visible && this.started && !this.won) this.clock.start();
+    this.#visible = visible;
+    this.#runClock();
+  }
+
+  // Time counts while the table is on screen, the game started and not won, no card awaited.
+  #runClock() {
+    if (this.#visible && this.started && !this.won && this.awaitingReveal === null) this.clock.start();
     else this.clock.stop();
   }
 
@@ -128,6 +181,7 @@ export class Session {
       issued: this.issued,
       origin: this.origin,
       assisted: this.assisted,
+      revealed: this.revealed.map((known) => ({ ...known })),
     };
   }
 

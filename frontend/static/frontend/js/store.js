@@ -52,22 +52,32 @@ export function loadSettings() {
 
 export const saveSettings = (settings) => write(KEYS.settings, settings);
 
+// An issued game as saved: with its code, or a hidden-card game with its visible deal.
+const hiddenGame = (issued) => isObject(issued) && issued.hidden === true && isObject(issued.deal);
 const issuedGame = (issued) =>
-  isObject(issued) && Number.isInteger(issued.id) && typeof issued.code === "string" ? issued : null;
+  isObject(issued) && Number.isInteger(issued.id) && (typeof issued.code === "string" || hiddenGame(issued)) ? issued : null;
 
-/** The saved game `{code, log, moveTimes, elapsedMs, resultId, issued, origin, assisted}`, or null. */
+const revealedCard = (known) => isObject(known) && Number.isInteger(known.column) && Number.isInteger(known.depth) && typeof known.card === "string";
+
+/**
+ * The saved game `{code, log, moveTimes, elapsedMs, resultId, issued, origin, assisted,
+ * revealed}`, or null. A hidden-card game has no code (null) and keeps the cards revealed to it.
+ */
 export function loadGame() {
   const saved = read(KEYS.game);
-  if (!isObject(saved) || typeof saved.code !== "string" || !Array.isArray(saved.log)) return null;
+  if (!isObject(saved) || !Array.isArray(saved.log)) return null;
+  const issued = issuedGame(saved.issued);
+  if (typeof saved.code !== "string" && !hiddenGame(issued)) return null;
   return {
-    code: saved.code,
+    code: typeof saved.code === "string" ? saved.code : null,
     log: saved.log.filter((token) => typeof token === "string"),
     moveTimes: Array.isArray(saved.moveTimes) ? saved.moveTimes.map(Number) : [],
     elapsedMs: Number(saved.elapsedMs) || 0,
     resultId: typeof saved.resultId === "string" ? saved.resultId : null,
-    issued: issuedGame(saved.issued),
+    issued,
     origin: typeof saved.origin === "string" ? saved.origin : null,
     assisted: saved.assisted === true,
+    revealed: Array.isArray(saved.revealed) ? saved.revealed.filter(revealedCard) : [],
   };
 }
 

@@ -8,7 +8,8 @@
 // A ranked win refused because its game accepts no result any more (409 game_used: played on
 // another device, or expired) is sent again as an unranked result of its code, under a new
 // client_id (unrankedClientId): the win then counts as any play of that deal does, on the
-// deal's own board.
+// deal's own board. A hidden-card game has no code to fall back on: its refusal stands. Its
+// verdict brings the code and the secret the server publishes once the game is finished.
 
 import { api, refusalText } from "./api.js";
 import { t } from "./i18n.js";
@@ -136,7 +137,7 @@ const GAME_USED = "game_used";
  * for a win whose game was already used or has expired (409 game_used), never another refusal.
  */
 export function unrankedFallback(entry, answer) {
-  if (entry.game == null || entry.won !== true || answer.status !== 409 || answer.data?.code !== GAME_USED) return null;
+  if (entry.game == null || !entry.code || entry.won !== true || answer.status !== 409 || answer.data?.code !== GAME_USED) return null;
   return { client_id: unrankedClientId(entry.client_id), game: null, fallback: { client_id: entry.client_id, game: entry.game, reason: refusalText(answer.data, answer.status) } };
 }
 
@@ -194,6 +195,12 @@ export function askAgainJudgedAgain(account) {
   return entries.filter(again).length;
 }
 
+// What a verdict publishes: a hidden-card game's code, secret and commitment (fairness.js).
+const published = (entry, submission) =>
+  typeof submission.secret === "string" && typeof submission.code === "string"
+    ? { code: submission.code, secret: submission.secret, commitment: submission.commitment ?? null }
+    : {};
+
 /** Ask for the verdict of every sent result of `account`. Resolves how many are still unsettled. */
 export async function pollSent({ account, fetchImpl } = {}) {
   if (account) askAgainJudgedAgain(account);
@@ -205,6 +212,7 @@ export async function pollSent({ account, fetchImpl } = {}) {
     const submission = answer.data;
     if (answer.ok && submission?.status === "verified") {
       update(entry.client_id, {
+        ...published(entry, submission),
         state: "verified",
         ranks: submission.ranks ?? {},
         verdict: { won: submission.won, moves: submission.moves, score: submission.score, points: submission.points, assisted: submission.assisted === true },
@@ -212,7 +220,11 @@ export async function pollSent({ account, fetchImpl } = {}) {
     } else if (answer.ok && submission?.status === "rejected") {
       const code = submission.reason?.code ?? "";
       const unchanged = entry.asked_again === code; // asked again, and still refused for the same reason
-      update(entry.client_id, { state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: code }, { news: !unchanged });
+      update(
+        entry.client_id,
+        { ...published(entry, submission), state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: code },
+        { news: !unchanged },
+      );
     } else if (answer.status === 404) {
       update(entry.client_id, { state: "rejected", reason: t("results.gone") });
     } else {

@@ -64,7 +64,7 @@ export class Table {
     const faceDown = game.faceDown;
     const changed = [];
     for (let i = 0; i < COLUMN_COUNT; i++) {
-      const signature = `${faceDown[i]}:${columns[i].join(",")}`;
+      const signature = `${faceDown[i]}:${columns[i].map((card) => card ?? "?").join(",")}`;
       if (signature !== this.#signatures[i]) changed.push([i, signature]);
     }
     const tops = game.foundations.map((count, suit) => (count > 0 ? suit * 13 + count - 1 : -1));
@@ -91,25 +91,37 @@ export class Table {
     this.#targets = [];
   }
 
+  // A card turned up and not known yet (a hidden-card game waits for the server to tell it:
+  // `null` in the column) is drawn face down, marked as turning, until it is told.
   #drawColumn(index, cards, hidden) {
     const column = this.columnElements[index];
-    const elements = cards.map((card, depth) => (depth < hidden ? this.#faceDown() : this.#pool.face(card)));
+    const turning = cards.length > hidden && cards[cards.length - 1] === null;
+    const elements = cards.map((card, depth) => (depth < hidden ? this.#faceDown() : card === null ? this.#turning() : this.#pool.face(card)));
     for (const element of elements) settle(element);
     column.replaceChildren(...elements);
-    const shown = cards.length - hidden;
+    const drawnDown = hidden + (turning ? 1 : 0);
+    const top = cards[cards.length - 1];
     column.setAttribute(
       "aria-label",
       cards.length === 0
         ? t("table.columnEmpty", { column: index + 1 })
-        : t("table.column", { column: index + 1, down: hidden, up: shown, card: cardLabel(cards[cards.length - 1]) }),
+        : t("table.column", { column: index + 1, down: hidden, up: cards.length - hidden, card: top === null ? t("table.turning") : cardLabel(top) }),
     );
-    this.#layoutColumn(index, hidden);
+    this.#layoutColumn(index, drawnDown);
   }
 
   // A face-down card, named in the page's language (it never names the card itself).
   #faceDown() {
     const element = faceDownCard();
     element.setAttribute("aria-label", t("table.faceDown"));
+    return element;
+  }
+
+  #turning() {
+    const element = faceDownCard();
+    element.classList.add("turning");
+    element.dataset.turning = "true";
+    element.setAttribute("aria-label", t("table.turning"));
     return element;
   }
 

@@ -74,11 +74,12 @@ export class Bar {
     this.codeText = $("[data-code-text]");
     this.rulesText = $("[data-rules-text]");
     this.shareLink = $("[data-share-link]");
+    this.codeActions = $(".code-actions");
     this.kind = $("[data-kind]", root);
     this.assisted = $("[data-assisted]", root);
   }
 
-  /** The Ranked / Unranked badge, and why a game is unranked. */
+  /** The Ranked / Open deal / Unranked badge, and why a game is not ranked. */
   showKind(session, { signedIn }) {
     const why = t(
       session.ranked
@@ -91,10 +92,13 @@ export class Bar {
             ? "ranked.whyOffline"
             : "ranked.whySignIn",
     );
+    // Signed in, a game that is not ranked is an open deal: it counts on the open-deal boards.
+    const kind = session.ranked ? "ranked" : signedIn ? "open" : "unranked";
     this.root.dataset.ranked = String(session.ranked);
+    this.root.dataset.hidden = String(session.hidden);
     this.root.dataset.gameId = session.issued ? String(session.issued.id) : "";
-    this.kind.textContent = t(session.ranked ? "ranked.ranked" : "ranked.unranked");
-    this.kind.dataset.kind = session.ranked ? "ranked" : "unranked";
+    this.kind.textContent = t(`ranked.${kind}`);
+    this.kind.dataset.kind = kind;
     this.kind.title = why;
     this.kind.setAttribute("aria-label", why);
   }
@@ -113,12 +117,16 @@ export class Bar {
       this.root.dataset[name] = String(value);
       this.fields[name].textContent = formatNumber(value);
     }
-    if (this.#shown.code !== game.code) {
+    if (this.#shown.code !== game.code || this.#shown.rules !== game.rules) {
+      // A hidden-card game has no code to show, copy or share until it is finished.
       this.#shown.code = game.code;
-      this.root.dataset.code = game.code;
-      this.codeText.textContent = game.code;
+      this.#shown.rules = game.rules;
+      this.root.dataset.code = game.code ?? "";
+      this.codeText.textContent = game.code ?? t("table.hiddenDeal");
+      this.codeText.classList.toggle("hidden-deal", !game.code);
       this.rulesText.textContent = t(`rules.${game.rules}`);
-      this.shareLink.href = `/play/${game.code}`;
+      this.shareLink.href = game.code ? `/play/${game.code}` : "/";
+      this.codeActions.style.visibility = game.code ? "" : "hidden";
     }
   }
 
@@ -281,11 +289,26 @@ export class WinBanner {
     });
   }
 
-  /** The deal's leaderboard and the challenge link (the share link of the deal just won). */
+  /**
+   * The deal's leaderboard and the challenge link (the share link of the deal just won); no
+   * challenge before a hidden-card game's code is published (`code` null).
+   */
   setLinks(code) {
-    $('[data-win-link="board"]', this.dialog).href = `/leaderboard?deal=${encodeURIComponent(code)}`;
-    this.challenge.href = `/play/${code}`;
+    $('[data-win-link="board"]', this.dialog).href = code ? `/leaderboard?deal=${encodeURIComponent(code)}` : "/leaderboard";
+    this.challenge.href = code ? `/play/${code}` : "/";
+    this.challenge.hidden = !code;
     this.copied.textContent = "";
+  }
+
+  /**
+   * A hidden-card game's deal, checked against the server's commitment (fairness.js): `check`
+   * `{state: "pending" | "fair" | "unfair" | "unchecked", code}`, or null (not such a game).
+   */
+  showDealCheck(check) {
+    const line = $('[data-win="deal-check"]', this.dialog);
+    line.hidden = check === null;
+    line.dataset.state = check?.state ?? "";
+    line.textContent = check === null ? "" : t(`win.deal.${check.state}`, { code: check.code ?? "" });
   }
 
   async #shareChallenge() {

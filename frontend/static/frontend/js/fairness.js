@@ -1,0 +1,38 @@
+// The check a player can make of a finished hidden-card game (docs/security.md, "Checking a
+// hidden-card game"): at issue the server committed to the deal with SHA-256("<code>:<secret>");
+// once the game is finished it publishes the code and the secret. The deal is fair to the
+// player when the hash of the two is the commitment the page was given before the first move,
+// and the code's deal holds every card the page was shown where it was shown.
+
+import { dealLayout, parseCode, parseCard } from "./engine.js";
+
+async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Does the deal of `code` hold every card of `knownDeal` (a visible deal, null unknown)? */
+export function dealAgrees(code, knownDeal) {
+  let parsed;
+  try {
+    parsed = parseCode(code);
+  } catch {
+    return false;
+  }
+  if (parsed.rules !== knownDeal?.rules || !Array.isArray(knownDeal.columns)) return false;
+  const { columns } = dealLayout(parsed.number);
+  return knownDeal.columns.every(
+    (cards, column) => Array.isArray(cards) && cards.length === columns[column]?.length && cards.every((name, depth) => name === null || parseCard(name) === columns[column][depth]),
+  );
+}
+
+/**
+ * The verdict on a finished hidden-card game: `{state, code}` with state "fair" (the hash is
+ * the commitment and the deal agrees), "unfair" (either fails), or "unchecked" (the browser
+ * cannot hash here, e.g. not a secure page).
+ */
+export async function checkDeal({ code, secret, commitment, knownDeal }) {
+  if (!globalThis.crypto?.subtle) return { state: "unchecked", code };
+  const hash = await sha256Hex(`${code}:${secret}`);
+  return { state: hash === commitment && dealAgrees(code, knownDeal) ? "fair" : "unfair", code };
+}
