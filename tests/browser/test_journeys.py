@@ -15,7 +15,7 @@ import zlib
 from dataclasses import dataclass
 
 import pytest
-from helpers import BAR, WIN, assert_shows, game_after, wait_for_moves, wait_for_the_worker
+from helpers import BAR, READY, TABLE, WIN, assert_shows, game_after, wait_for_moves, wait_for_the_worker
 from journeys import (
     ARTIFACTS_DIR,
     DEAL_BOARD,
@@ -123,8 +123,10 @@ def take_a_winnable_ranked_deal(
     pytest.fail(f"the solver won none of {MAX_DEALS} ranked deals")
 
 
-def win(page: Page, deal: Deal, tokens: list[str], pace: Pace) -> int:
-    """The deal on the table won by gestures; the banner opens. Returns the page's ranked score."""
+def win(page: Page, deal: Deal, tokens: list[str], pace: Pace, *, reload_after: int | None = None) -> int:
+    """The deal on the table won by gestures; the banner opens. Returns the page's ranked score.
+    `reload_after`: the page is reloaded after that many moves, and the game must go on from
+    where it was (its moves, and the cards the server turned up)."""
     bar = page.locator(BAR)
     # The deal the line was found for: a hidden-card game's code is on no page until it is over.
     expect(bar).to_have_attribute("data-code", "" if deal.hidden else deal.code)
@@ -132,7 +134,18 @@ def win(page: Page, deal: Deal, tokens: list[str], pace: Pace) -> int:
         expect(bar).to_have_attribute("data-game-id", deal.game_id)
     wait_for_moves(page, 0)
     game = Game(deal.code)
-    play_line(page, game, tokens, pace)
+    if reload_after is None:
+        play_line(page, game, tokens, pace)
+    else:
+        play_line(page, game, tokens[:reload_after], pace)
+        expect(page.locator(TABLE)).to_have_attribute("data-turning", "false")  # no card on its way
+        page.reload()
+        page.wait_for_selector(READY, timeout=SLOW_MS)
+        expect(bar).to_have_attribute("data-game-id", deal.game_id)
+        wait_for_moves(page, reload_after)
+        assert_shows(page, game, hidden=deal.hidden)
+        shot(page, "ranked-resumed")
+        play_line(page, game, tokens[reload_after:], pace)
     assert game.is_won()
     expect(page.locator(WIN)).to_be_visible()
     times = page_move_times(page)
@@ -198,14 +211,16 @@ def check_on_ranked_boards(
 def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_left(
     journey_server: JourneyServer, page: Page, context, browser, page_problems: list[str], pace: Pace
 ):
-    """Sign up from the header; take a ranked deal; win it by taps and drags; the banner shows
-    the verified result and its ranks; the player is on /leaderboard (all, week, day) and on the
-    deal's board; /me shows the personal best and the games; the replay plays the win; a second
-    browser signed in through the form sees the same. A ranked game left after a few moves (a
-    deal the solver could not win, else the next deal, deliberately) is recorded as played:
-    verified, not won.
+    """Sign up from the header; take a ranked hidden-card game; win it by taps and drags (the
+    page reloaded halfway: the game goes on where it was); the banner shows the verified result,
+    its ranks and the deal checked against the server's commitment; the player is on
+    /leaderboard (all, week, day) and on the deal's board; /me shows the personal best and the
+    games; the replay plays the win; a second browser signed in through the form sees the same.
+    A ranked game left after a few moves (a deal the solver could not win, else the next deal,
+    deliberately) is recorded as played: verified, not won.
 
-    Screenshots: journey-ranked-signed-up, journey-ranked-win, journey-ranked-left-results,
+    Screenshots: journey-ranked-signed-up, journey-ranked-resumed (after a reload mid-game),
+    journey-ranked-win, journey-ranked-left-results,
     journey-ranked-board-all / -week / -day, journey-ranked-deal-board, journey-ranked-me,
     journey-ranked-replay, journey-ranked-second-device-me (.png).
     """
@@ -217,7 +232,7 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
 
     left: list[LeftGame] = []
     deal, tokens = take_a_winnable_ranked_deal(page, journey_server, pace, left)
-    score = win(page, deal, tokens, pace)
+    score = win(page, deal, tokens, pace, reload_after=len(tokens) // 2)  # a reload mid-game
     banner = page.locator(WIN)
     expect(banner.locator('[data-win="score"]')).to_have_text(f"{score:,}")
     ranks = check_verified(page, "ranked-win", f"the ranked win of {deal.code} (game {deal.game_id})")

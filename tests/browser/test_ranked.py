@@ -31,8 +31,8 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
-from games.engine import Game
-from games.models import IssuedGame, Submission
+from games.engine import Game, Move
+from games.models import IssuedGame, Reveal, Submission
 
 pytestmark = pytest.mark.browser
 
@@ -251,3 +251,49 @@ def test_a_ranked_win_made_offline_waits_then_is_sent_and_verified(server, page:
         True,
         entry["client_id"],
     )
+
+
+def first_turn_up(code: str, tokens: list[str]) -> tuple[int, int]:
+    """The index of the first token that turns a face-down card up, and its column (from 0)."""
+    game = Game(code)
+    for index, token in enumerate(tokens):
+        before = list(game.face_down)
+        game.push(Move.parse(token))
+        turned = [column for column, count in enumerate(game.face_down) if count != before[column]]
+        if turned:
+            return index, turned[0]
+    raise AssertionError(f"no move of the line turns a card up on {code}")
+
+
+def test_a_ranked_game_that_loses_the_network_waits_at_the_card_and_goes_on_when_it_is_back(
+    live_server, page: Page, context, monkeypatch
+):
+    code, tokens = winning_game()
+    _, game_id = open_signed_in(page, context, live_server.url, "dora", monkeypatch)
+    game = Game(code)
+    exposing, column = first_turn_up(code, tokens)
+    play_all(page, game, tokens[:exposing])
+
+    # Offline, the move that turns a card up is played; the card waits for the network, and the
+    # page says so. The clock stops meanwhile: a card that comes late is not play.
+    context.set_offline(True)
+    play_token(page, game, tokens[exposing])
+    wait_for_moves(page, exposing + 1)
+    table = page.locator("[data-table]")
+    expect(table).to_have_attribute("data-turning", "true")
+    expect(page.locator("[data-notice]")).to_have_text(
+        f"No connection: the card turned up in column {column + 1} shows as soon as the network is back."
+    )
+    page.wait_for_timeout(3_000)  # a player waiting for the network
+    assert not Reveal.objects.filter(game_id=game_id).exists()
+
+    # Back online, the card comes and play goes on to a win the server verifies: its times
+    # between reveals are no longer than the server's own, the wait included.
+    context.set_offline(False)
+    expect(table).to_have_attribute("data-turning", "false", timeout=15_000)
+    assert_shows(page, game, hidden=True)
+    play_all(page, game, tokens[exposing + 1 :])
+    banner = page.locator(WIN)
+    expect(banner.locator("[data-win-verdict]")).to_have_attribute("data-state", "verified", timeout=15_000)
+    submission = Submission.objects.get(game_id=game_id)
+    assert (submission.status, submission.won) == ("verified", True), submission.reason
