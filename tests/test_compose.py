@@ -103,3 +103,48 @@ def test_local_secrets_stay_out_of_the_image():
 
     for path in (".secret_key", ".env", ".venv", ".git"):
         assert path in ignored
+
+
+def resolved(value: str, given: dict[str, str]) -> str:
+    """A compose value with its ${NAME:-default} and ${NAME:?message} filled as compose would,
+    from `given` (the variables set), else the default."""
+
+    def fill(match: re.Match) -> str:
+        name, kind, rest = match.group(1), match.group(2), match.group(3)
+        if name in given:
+            return given[name]
+        assert kind == ":-", f"${{{name}}} has no default and is not given"
+        return rest
+
+    return re.sub(r"\$\{(\w+)(:-|:\?)([^}]*)\}", fill, str(value))
+
+
+def test_the_stack_is_secure_behind_a_tls_proxy_by_default(compose):
+    for name in APP_SERVICES:
+        environment = compose["services"][name]["environment"]
+        assert resolved(environment["HTTPS"], {}) == "1"
+        assert resolved(environment["BEHIND_TLS_PROXY"], {}) == "1"
+        assert resolved(environment["HTTPS"], {"HTTPS": "0"}) == "0"  # the local override
+
+
+def test_check_deploy_is_clean_on_the_stacks_settings(compose):
+    """`manage.py check --deploy` with the web service's environment as compose gives it (the
+    defaults, a SECRET_KEY as README makes one, a public host name): no warning at all."""
+    import os
+    import secrets
+    import subprocess
+    import sys
+
+    given = {"SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "yukon.example",
+             "CSRF_TRUSTED_ORIGINS": "https://yukon.example"}  # fmt: skip
+    environment = {
+        name: resolved(value, given) for name, value in compose["services"]["web"]["environment"].items()
+    }
+    keep = {"PATH", "HOME", "LANG", "VIRTUAL_ENV"}
+    env = {name: value for name, value in os.environ.items() if name in keep} | environment
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout, result.stdout
