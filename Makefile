@@ -16,6 +16,8 @@ export CHROMIUM
 
 RUNTIME_STAMP := $(VENV)/.installed-requirements
 DEV_STAMP := $(VENV)/.installed-requirements-dev
+# axe-core (npm), for the accessibility browser test only: `make test` installs it, `make run` never.
+NODE_STAMP := node_modules/.installed
 
 .PHONY: run test lint stack chromium help
 
@@ -40,12 +42,18 @@ $(DEV_STAMP): requirements-dev.txt requirements.txt | $(BIN)/python
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@ $(RUNTIME_STAMP)
 
+$(NODE_STAMP): package-lock.json package.json
+	@command -v npm >/dev/null \
+		|| { echo "make test needs npm (Node 20) to install axe-core for the accessibility test"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 run: $(RUNTIME_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	@echo "Yukon Online is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	exec $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: $(DEV_STAMP) chromium
+test: $(DEV_STAMP) $(NODE_STAMP) chromium
 	@status=0; \
 	$(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ "$(JS_TESTS)" = 1 ]; then \

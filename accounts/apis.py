@@ -1,4 +1,5 @@
-"""The account API: `/api/account/` — read it, change the display name or the language, delete the account."""
+"""The account API: `/api/account/` — read it, change the display name or the language, delete the account;
+`/api/session/` — who is signed in, asked by every page (200 signed out too)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.contrib.auth import logout
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -110,3 +112,19 @@ class AccountApi(APIView):
         user_delete(user=user)
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SessionApi(APIView):
+    """Who is signed in, for any visitor. Every page asks it on load: a signed-out answer is a
+    200 too, so that a page logs no error for an ordinary visitor (a 403 is logged as one)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="session_detail",
+        summary="Who is signed in: the account, or null when signed out",
+        responses={200: inline_serializer("Session", {"account": AccountOutputSerializer(allow_null=True)})},
+    )
+    def get(self, request):
+        signed_in = request.user.is_authenticated
+        return Response({"account": AccountOutputSerializer(request.user).data if signed_in else None})

@@ -29,7 +29,12 @@ from games.game_serializers import (
 )
 from games.hidden_games import NothingExposed
 from games.models import IssuedGame, RulesChoice
-from games.selectors import issued_games_unplayed, submission_get_for_owner, submission_list_for_owner
+from games.selectors import (
+    issued_games_unplayed,
+    submission_code_public,
+    submission_get_for_owner,
+    submission_list_for_owner,
+)
 from games.services import (
     ClientIdConflict,
     GameAlreadyUsed,
@@ -199,7 +204,9 @@ class SubmissionOutputSerializer(serializers.Serializer):
     client_id = serializers.UUIDField()
     status = serializers.CharField()
     game = serializers.IntegerField(source="game_id", allow_null=True)
-    code = serializers.CharField()
+    code = serializers.SerializerMethodField(
+        help_text="The deal's code; null for a daily-deal game until its day is over."
+    )
     rules = serializers.CharField()
     ranked = serializers.BooleanField()
     assisted = serializers.BooleanField()
@@ -234,9 +241,14 @@ class SubmissionOutputSerializer(serializers.Serializer):
         game = submission.game
         return game.commitment if game is not None and game.hidden else None
 
+    def get_code(self, submission) -> str | None:
+        return submission.code if submission_code_public(submission) else None
+
     def get_secret(self, submission) -> str | None:
         game = submission.game
-        return game.secret if game is not None and game.hidden else None
+        if game is None or not game.hidden or not submission_code_public(submission):
+            return None
+        return game.secret
 
 
 class SubmissionAcceptedSerializer(serializers.Serializer):

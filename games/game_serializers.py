@@ -13,7 +13,7 @@ from rest_framework import serializers
 from games.engine import visible_deal
 from games.hidden_games import game_known_deal, game_reveals
 from games.models import IssuedGame
-from games.selectors import game_expires_at
+from games.selectors import game_code_public, game_expires_at
 
 
 @extend_schema_field(OpenApiTypes.DATETIME)
@@ -25,6 +25,9 @@ class ExpiresAtField(serializers.Field):
 
     def to_representation(self, game: IssuedGame) -> str:
         return serializers.DateTimeField().to_representation(game_expires_at(game))
+
+
+DAILY_DATE_HELP = "The UTC day of the daily deal it plays, else null."
 
 
 class VisibleDealSerializer(serializers.Serializer):
@@ -58,6 +61,7 @@ class HiddenGameOutputSerializer(serializers.Serializer):
     commitment = serializers.CharField(help_text='SHA-256 of "<code>:<secret>", hex.')
     issued_at = serializers.DateTimeField()
     expires_at = ExpiresAtField()
+    daily_date = serializers.DateField(allow_null=True, help_text=DAILY_DATE_HELP)
     deal = serializers.SerializerMethodField()
 
     @extend_schema_field(VisibleDealSerializer)
@@ -100,6 +104,7 @@ class GameDetailOutputSerializer(serializers.Serializer):
     state = serializers.CharField()
     issued_at = serializers.DateTimeField()
     expires_at = ExpiresAtField()
+    daily_date = serializers.DateField(allow_null=True, help_text=DAILY_DATE_HELP)
     commitment = serializers.SerializerMethodField()
     deal = serializers.SerializerMethodField()
     reveals = serializers.SerializerMethodField()
@@ -122,8 +127,9 @@ class GameDetailOutputSerializer(serializers.Serializer):
         return RevealOutputSerializer(game_reveals(game), many=True).data
 
     def get_code(self, game: IssuedGame) -> str | None:
-        """Issued with its code, or finished: a hidden-card game's code is published once it ends."""
-        return game.code if not game.hidden or game.state == IssuedGame.State.FINISHED else None
+        """Issued with its code, or finished: a hidden-card game's code is published once it ends
+        (a daily deal's once its day is over)."""
+        return game.code if game_code_public(game) else None
 
     def get_secret(self, game: IssuedGame) -> str | None:
-        return game.secret if game.hidden and game.state == IssuedGame.State.FINISHED else None
+        return game.secret if game.hidden and game_code_public(game) else None

@@ -39,9 +39,20 @@ class IssuedGame(models.Model):
     # The log the server has replayed so far (to the last reveal) and the page's times at its tokens.
     recorded_log = models.TextField(blank=True, default="")
     recorded_times_ms = models.JSONField(default=list, blank=True)
+    # The UTC day whose daily deal this hidden-card game is (one a player, rule set and day;
+    # leaderboard.services.daily_game_issue), else null. Its code stays unpublished until that
+    # day is over, even once the game is finished (games.selectors.game_code_public).
+    daily_date = models.DateField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["user", "state"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "rules", "daily_date"],
+                condition=Q(daily_date__isnull=False),
+                name="one_daily_game_per_player_rules_and_day",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.code} for user {self.user_id} ({self.state})"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -30,13 +30,39 @@ def game_expires_at(game: IssuedGame) -> datetime:
     return game.issued_at + timedelta(days=settings.GAMES_EXPIRE_AFTER_DAYS)
 
 
+def day_end(day: date) -> datetime:
+    """The end of a UTC day: the next day's first instant."""
+    return datetime.combine(day + timedelta(days=1), time(tzinfo=UTC))
+
+
+def game_code_public(game: IssuedGame | None, *, now: datetime | None = None) -> bool:
+    """May answers name this game's code (a hidden-card game's secret too)? A game issued with
+    its code, or none (a result by code): yes. A hidden-card game: once it is finished, and a
+    daily deal's only once its day is over too, so that no one who has finished it can pass the
+    deal to players still playing it (docs/security.md, "Hidden-card games")."""
+    if game is None or not game.hidden:
+        return True
+    if game.state != IssuedGame.State.FINISHED:
+        return False
+    return game.daily_date is None or (now or timezone.now()) >= day_end(game.daily_date)
+
+
+def submission_code_public(submission: Submission, *, now: datetime | None = None) -> bool:
+    """May answers name the code of this result's deal (`game_code_public` of its game)?"""
+    return submission.game_id is None or game_code_public(submission.game, now=now)
+
+
 def issued_games_unplayed(
     *, user, rules: str | None = None, now: datetime | None = None
 ) -> QuerySet[IssuedGame]:
     """The player's issued games that still accept a result (unplayed, unexpired), oldest first:
-    the nearest to expiry first, and the least likely to sit in another device's pool."""
+    the nearest to expiry first, and the least likely to sit in another device's pool. Not their
+    daily-deal games: those are taken up through the daily deal (POST /api/daily/games/)."""
     games = IssuedGame.objects.filter(
-        user=user, state=IssuedGame.State.ISSUED, issued_at__gte=game_expiry_cutoff(now=now)
+        user=user,
+        state=IssuedGame.State.ISSUED,
+        issued_at__gte=game_expiry_cutoff(now=now),
+        daily_date__isnull=True,
     )
     if rules is not None:
         games = games.filter(rules=rules)

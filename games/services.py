@@ -14,7 +14,7 @@ import secrets
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -104,16 +104,22 @@ def game_issue(
     hidden: bool = False,
     deal_numbers: Iterable[int] | None = None,
     now: datetime | None = None,
+    daily_date: date | None = None,
 ) -> list[IssuedGame]:
     """Issue up to `count` ranked deals to `user`, never past GAMES_MAX_UNPLAYED unplayed ones.
 
     `hidden`: hidden-card games (a secret and a commitment each; their answers never name the
     code), counted apart from the games issued with their code while the page still plays those.
     `deal_numbers` replaces the random source (tests issue a deal whose winning log they know).
+    `daily_date`: the one hidden-card game of that day's daily deal (`deal_numbers` gives it;
+    leaderboard.services.daily_game_issue), outside the count; a second one for the same player,
+    rules and day breaks a unique constraint (IntegrityError).
     Raises TooManyUnplayedGames when the player already holds the maximum.
     """
     from accounts.models import User
 
+    if daily_date is not None and not (hidden and deal_numbers is not None):
+        raise ValueError("a daily-deal game is a hidden-card game of the day's deal number")
     numbers = iter(deal_numbers) if deal_numbers is not None else random_deal_numbers()
     now = now or timezone.now()
     limit = settings.GAMES_MAX_UNPLAYED
@@ -123,8 +129,10 @@ def game_issue(
         IssuedGame.objects.filter(
             user=user, state=IssuedGame.State.ISSUED, issued_at__lt=game_expiry_cutoff(now=now)
         ).update(state=IssuedGame.State.EXPIRED)
-        held = IssuedGame.objects.filter(user=user, state=IssuedGame.State.ISSUED, hidden=hidden).count()
-        room = limit - held
+        held = IssuedGame.objects.filter(
+            user=user, state=IssuedGame.State.ISSUED, hidden=hidden, daily_date__isnull=True
+        ).count()
+        room = 1 if daily_date is not None else limit - held
         if room <= 0:
             kind = "hidden-card ranked games" if hidden else "ranked games"
             raise TooManyUnplayedGames(f"you hold {held} unplayed {kind}; finish one first (at most {limit})")
@@ -143,6 +151,7 @@ def game_issue(
                     hidden=hidden,
                     secret=secret,
                     commitment=deal_commitment(code=code, secret=secret) if hidden else "",
+                    daily_date=daily_date,
                 )
             )
         return IssuedGame.objects.bulk_create(games)  # PostgreSQL and SQLite set the ids

@@ -19,12 +19,15 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from games.selectors import deal_par
+from games.game_serializers import HeldHiddenGameOutputSerializer
+from games.selectors import deal_par, submission_code_public
 from leaderboard.boards import (
+    DAILY_PREFIX,
     DEALS,
     PERIODS,
     RULES,
     BoardKeyError,
+    daily_board,
     deal_board,
     global_board,
     parse_code,
@@ -39,7 +42,7 @@ from leaderboard.selectors import (
     leaderboard_page,
     player_best_results,
 )
-from leaderboard.services import daily_deal_pick
+from leaderboard.services import DailyGamePlayed, daily_deal_pick, daily_game_issue
 from leaderboard.summaries import ReplayHidden, deal_summary, player_summary, replay_get
 
 AROUND_SPAN = 10
@@ -176,7 +179,13 @@ class LeaderboardApi(APIView):
         rules = serializers.ChoiceField(choices=RULES)
         period = serializers.ChoiceField(choices=PERIODS, default="all")
         key = serializers.CharField(required=False, help_text="2026-W48 for a week, 2026-11-29 for a day")
-        deals = serializers.ChoiceField(choices=DEALS, default="hidden")
+        deals = serializers.ChoiceField(choices=[*DEALS, DAILY_PREFIX], default="hidden")
+
+        def validate(self, data):
+            if data["deals"] == DAILY_PREFIX and data["period"] != "day":
+                problem = "deals=daily has a board a day: use period=day"
+                raise serializers.ValidationError({"period": [problem]})
+            return data
 
     @extend_schema(
         operation_id="leaderboard_page",
@@ -188,10 +197,11 @@ class LeaderboardApi(APIView):
             OpenApiParameter(
                 "deals",
                 str,
-                enum=list(DEALS),
+                enum=[*DEALS, DAILY_PREFIX],
                 description="hidden (default): the global board, hidden-card games only, whose face-down "
                 "cards no one knew before playing them. open: the open-deal board, wins of deals whose "
-                "cards were all known (ranked games issued with their code, results submitted by code).",
+                "cards were all known (ranked games issued with their code, results submitted by code). "
+                "daily (with period=day): the board of that day's daily deal.",
             ),
             *BOARD_PARAMETERS,
         ],
@@ -205,7 +215,10 @@ class LeaderboardApi(APIView):
             key = parse_period_key(data["period"], data.get("key"), now=_now())
         except BoardKeyError as error:
             raise serializers.ValidationError({"key": [str(error)]}) from None
-        board = global_board(data["rules"], data["period"], key, deals=data["deals"])
+        if data["deals"] == DAILY_PREFIX:
+            board = daily_board(data["rules"], key)
+        else:
+            board = global_board(data["rules"], data["period"], key, deals=data["deals"])
         return board_answer(request, board=board, query=data, page_size_default=_page_size())
 
 
@@ -277,8 +290,14 @@ class DealDetailApi(APIView):
         return Response(data)
 
 
+def _daily_board_url(request, rules: str, day: dt.date) -> str:
+    query = f"rules={rules}&period=day&key={day.isoformat()}&deals={DAILY_PREFIX}"
+    return request.build_absolute_uri(f"/api/leaderboards/?{query}")
+
+
 class DailyDealApi(APIView):
-    """Today's deals (UTC), one per rule set, the same for everyone."""
+    """Today's deals (UTC), one per rule set, the same for everyone: each played as a hidden-card
+    game (POST /api/daily/games/), so its code is named only once the day is over."""
 
     permission_classes = [AllowAny]
 
@@ -287,7 +306,8 @@ class DailyDealApi(APIView):
         @extend_schema_serializer(component_name="DailyDealItem")
         class DealSerializer(serializers.Serializer):
             rules = serializers.CharField()
-            code = serializers.CharField()
+            code = serializers.CharField(allow_null=True, help_text="null while the day lasts")
+            board = serializers.CharField(help_text="The day's board of this daily deal.")
             leaderboard_url = serializers.URLField()
 
         date = serializers.DateField()
@@ -299,28 +319,59 @@ class DailyDealApi(APIView):
     )
     def get(self, request):
         today = _now().date()
-        deals = [daily_deal_pick(date=today, rules=rules) for rules in RULES]
+        for rules in RULES:
+            daily_deal_pick(date=today, rules=rules)  # picked now if no one has yet
         ends_at = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
         data = {
             "date": today.isoformat(),
             "ends_at": _iso(ends_at),
             "deals": [
                 {
-                    "rules": deal.rules,
-                    "code": deal.code,
-                    "leaderboard_url": request.build_absolute_uri(f"/api/deals/{deal.code}/leaderboard/"),
+                    "rules": rules,
+                    "code": None,
+                    "board": daily_board(rules, today),
+                    "leaderboard_url": _daily_board_url(request, rules, today),
                 }
-                for deal in deals
+                for rules in RULES
             ],
         }
         return Response(data)
+
+
+class DailyGameApi(APIView):
+    """The player's game of today's daily deal: a hidden-card game, one a rule set and day."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        rules = serializers.ChoiceField(choices=RULES)
+
+    @extend_schema(
+        operation_id="daily_game",
+        summary="Play today's daily deal",
+        description="Issues the player's hidden-card game of today's daily deal (201), or gives the "
+        "one issued earlier today while it is unfinished (200; `started` says whether moves of it "
+        "are recorded: GET /api/games/<id>/ gives them). 409 `daily_played` once it is finished "
+        "or expired: one game a player, rule set and day.",
+        request=InputSerializer,
+        responses={200: HeldHiddenGameOutputSerializer, 201: HeldHiddenGameOutputSerializer},
+    )
+    def post(self, request):
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            game, issued = daily_game_issue(user=request.user, rules=serializer.validated_data["rules"])
+        except DailyGamePlayed as error:
+            return Response({"detail": str(error), "code": error.code}, status=status.HTTP_409_CONFLICT)
+        data = HeldHiddenGameOutputSerializer(game).data
+        return Response(data, status=status.HTTP_201_CREATED if issued else status.HTTP_200_OK)
 
 
 def result_data(request, submission) -> dict:
     countable = submission.status == "verified" and submission.won and not submission.voided
     return {
         "id": submission.pk,
-        "code": submission.code,
+        "code": submission.code if submission_code_public(submission) else None,
         "rules": submission.rules,
         "ranked": submission.ranked,
         "status": submission.status,
@@ -340,7 +391,7 @@ def best_result_data(request, submission) -> dict | None:
         return None
     return {
         "id": submission.pk,
-        "code": submission.code,
+        "code": submission.code if submission_code_public(submission) else None,
         "score": submission.score,
         "moves": submission.moves,
         "duration_ms": submission.duration_ms,

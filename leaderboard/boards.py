@@ -8,10 +8,13 @@ A board key names one ranking:
 - ``open:classic:all``, ``open:classic:week:2026-W48``, ``open:classic:day:2026-11-29``: the
   open-deal boards of a rule set: wins of deals whose cards were all known before the game, i.e.
   ranked games issued with their code and results submitted by code (typed, shared, offline);
+- ``daily:classic:day:2026-12-02``: the daily deal of a rule set and UTC day, played as a
+  hidden-card game (one game a player), closed when the day ends;
 - ``deal:YU1-C-AAAAAAB``: every verified, non-assisted win on one deal.
 
 A counted win enters the three period boards of its kind (``DEALS``: hidden or open) and its
-deal's board (`boards_for_result`).
+deal's board (`boards_for_result`); a daily-deal game's win only its day's daily board, and only
+when received that day (its deal's board would name the code).
 
 Order on every board: higher score first; on equal scores the earlier second first; then the
 lower user id. ``sort_key`` folds the first two into one integer that fits a double exactly.
@@ -29,6 +32,7 @@ RULES = ("classic", "relaxed")
 PERIODS = ("all", "week", "day")
 DEALS = ("hidden", "open")  # the wins a period board ranks: hidden-card games, or open deals
 OPEN_PREFIX = "open"
+DAILY_PREFIX = "daily"  # before a day board's key: that day's daily deal
 
 MAX_EPOCH_SECONDS = 9_999_999_999  # year 2286
 SCORE_FACTOR = 10**10  # sort_key = score × 10^10 + (MAX_EPOCH_SECONDS − epoch seconds) < 2^53
@@ -82,6 +86,12 @@ def deal_board(code: str) -> str:
     return f"deal:{code}"
 
 
+def daily_board(rules: str, day: dt.date | str) -> str:
+    """The board of the daily deal of `rules` on a UTC day."""
+    key = day if isinstance(day, str) else day.isoformat()
+    return f"{DAILY_PREFIX}:{global_board(rules, 'day', key)}"
+
+
 def current_boards(*, rules: str, now: dt.datetime, deals: str = "hidden") -> dict[str, str]:
     """The period boards of `rules` that `now` falls in: period → board key."""
     return {
@@ -91,9 +101,14 @@ def current_boards(*, rules: str, now: dt.datetime, deals: str = "hidden") -> di
     }
 
 
-def boards_for_result(*, rules: str, code: str, hidden: bool, received_at: dt.datetime) -> list[str]:
+def boards_for_result(
+    *, rules: str, code: str, hidden: bool, received_at: dt.datetime, daily_date: dt.date | None = None
+) -> list[str]:
     """Every board a verified, won, non-assisted result enters: a hidden-card game's the global
-    boards, any other (its code known to its player) the open-deal boards; both their deal's."""
+    boards, any other (its code known to its player) the open-deal boards; both their deal's.
+    A daily-deal game's (`daily_date`): its day's daily board if received that day, else none."""
+    if daily_date is not None:
+        return [daily_board(rules, daily_date)] if day_key(received_at) == daily_date.isoformat() else []
     deals = "hidden" if hidden else "open"
     return [*current_boards(rules=rules, now=received_at, deals=deals).values(), deal_board(code)]
 
@@ -154,8 +169,11 @@ class BoardPeriod:
 
 
 def _without_open(board: str) -> str:
-    prefix = f"{OPEN_PREFIX}:"
-    return board[len(prefix) :] if board.startswith(prefix) else board
+    """A board key without its kind (open deals, a daily deal): the period board's shape."""
+    for prefix in (f"{OPEN_PREFIX}:", f"{DAILY_PREFIX}:"):
+        if board.startswith(prefix):
+            return board[len(prefix) :]
+    return board
 
 
 def board_period(board: str) -> BoardPeriod:
@@ -180,6 +198,8 @@ def is_board_key(board: str) -> bool:
     try:
         if parts[0] == "deal" and len(parts) == 2:  # a deal board has no open kind
             return opened == board and str(GameCode.parse(parts[1])) == parts[1]
+        if board.startswith(f"{DAILY_PREFIX}:") and parts[1:2] != ["day"]:  # a day's only
+            return False
         if parts[0] in RULES and len(parts) == 2:
             return parts[1] == "all"
         if parts[0] in RULES and len(parts) == 3 and parts[1] in ("week", "day"):

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games.engine import DEAL_COUNT, Rules, format_code
-from games.models import Submission
+from games.engine import DEAL_COUNT, GameCode, Rules, format_code
+from games.models import IssuedGame, Submission
+from games.services import game_issue
 from leaderboard.boards import boards_for_result, open_board_of, sort_key, truncate_to_second
 from leaderboard.index import EntryDetails, IndexChange
 from leaderboard.indexing import index_changes_schedule
@@ -70,6 +72,7 @@ def result_boards(*, submission: Submission) -> list[str]:
         code=submission.code,
         hidden=result_hidden(submission),
         received_at=submission.received_at,
+        daily_date=submission.game.daily_date if submission.game_id is not None else None,
     )
 
 
@@ -331,6 +334,44 @@ def daily_deal_pick(*, date: dt.date, rules: str) -> DailyDeal:
     daily_deal_cache_clear()
     logger.info("daily deal picked", extra={"date": date.isoformat(), "rules": rules, "code": code})
     return deal
+
+
+class DailyGamePlayed(Exception):
+    """The player's daily-deal game of this rule set and day is over: one attempt a day."""
+
+    code = "daily_played"
+
+
+def daily_game_issue(*, user, rules: str, now: dt.datetime | None = None) -> tuple[IssuedGame, bool]:
+    """The player's hidden-card game of today's daily deal under `rules` (UTC day), and whether
+    it was issued now: a new one, or the one issued earlier today while it is unfinished (to
+    take it up on any device). One attempt a player, rule set and day: raises DailyGamePlayed
+    once that game is finished or expired."""
+    now = now or timezone.now()
+    today = now.astimezone(dt.UTC).date()
+    deal = daily_deal_pick(date=today, rules=rules)
+
+    def held() -> IssuedGame | None:
+        game = IssuedGame.objects.filter(user=user, rules=rules, daily_date=today).first()
+        if game is not None and game.state != IssuedGame.State.ISSUED:
+            raise DailyGamePlayed(f"you have played today's {rules} daily deal ({today}): one game a day")
+        return game
+
+    if (game := held()) is not None:
+        return game, False
+    try:
+        with transaction.atomic():
+            (game,) = game_issue(
+                user=user,
+                rules=rules,
+                hidden=True,
+                deal_numbers=[GameCode.parse(deal.code).number],
+                now=now,
+                daily_date=today,
+            )
+    except IntegrityError:  # issued meanwhile by another request of the player
+        return held(), False
+    return game, True
 
 
 def daily_deals_pick_ahead(*, today: dt.date, days: int = 2) -> list[DailyDeal]:

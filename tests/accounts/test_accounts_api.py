@@ -47,6 +47,17 @@ def test_signed_out_has_no_account(db):
     assert APIClient().get("/api/account/").status_code == 403
 
 
+def test_the_session_says_who_is_signed_in_with_a_200_signed_out_too(api, player):
+    """Every page asks /api/session/ on load: signed out, a 200 (a 403 is logged as an error)."""
+    signed_in = api.get("/api/session/")
+    assert signed_in.status_code == 200
+    assert signed_in.json() == {"account": api.get("/api/account/").json()}
+
+    signed_out = APIClient().get("/api/session/")
+    assert signed_out.status_code == 200
+    assert signed_out.json() == {"account": None}
+
+
 def test_the_display_name_is_changed_by_patch(api, player):
     response = api.patch("/api/account/", {"display_name": "Queen_of-Clubs"}, format="json")
 

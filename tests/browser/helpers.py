@@ -180,16 +180,23 @@ def drag_card_to_column(page: Page, name: str, number: int) -> None:
     drag(page, card_point(page, name), column_point(page, number))
 
 
-def play_token(page: Page, game: Game, token: str) -> None:
+def play_token(page: Page, game: Game, token: str, *, await_card: bool = True) -> None:
     """Play one log token through the table the way a player would, and on `game` too.
 
     To a foundation: one tap on the card. To a column: tap the card, tap the column — or a
     drag when a tap would send the card to its foundation instead. An undo: the U key.
     Never sooner than MOVE_PACE_S after the previous token was played (its last click or
-    release): the server's shipped timing checks judge every result the tests play.
+    release), nor before the card a move turned up has come (the page's clock stops meanwhile):
+    the server's shipped timing checks judge every result the tests play. (`await_card=False`:
+    not waiting for it, when a test means the card to wait.)
     """
     wait_for_pace(page)
+    face_down = list(game.face_down)
     _play_gesture(page, game, token)
+    if await_card and list(game.face_down) != face_down:
+        # The move turned a card up: in a hidden-card game the page's clock stands still until
+        # the server's card comes, so a player's pace to the next move counts from its arrival.
+        expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true", timeout=15_000)
     token_played(page)
 
 

@@ -433,39 +433,63 @@ def winnable_shared_code(seed: int, tries: int = 8) -> tuple[str, list[str]]:
     pytest.fail(f"the solver won none of {tries} random deals")
 
 
-def test_unranked_journey_the_daily_deal_and_a_shared_link_each_on_its_own_board(
+def test_daily_and_shared_journey_the_daily_deal_with_hidden_cards_and_a_shared_link_open(
     journey_server: JourneyServer, page: Page, context, pace: Pace
 ):
-    """Signed up, the player opens the daily deal (/leaderboard, its Play link) and a shared link
-    (/play/<code>), and wins each: open deals (every card known), each verified, on its own deal's
-    board and the open-deal boards, on none of the hidden-card boards; /me counts two unranked
-    wins and no ranked game.
+    """Signed up, the player opens today's daily deal (/leaderboard, its Play link): a hidden-card
+    game, its code on no page; won, it is verified and on the day's daily board only, its deal
+    published when the day is over; the daily deal cannot be played twice a day. Then a shared
+    link (/play/<code>): an open deal, every card known, on its deal's board and the open-deal
+    boards, on none of the hidden-card boards. /me counts one ranked win and one unranked.
 
-    Screenshots: journey-daily-win, journey-shared-win, journey-daily-board, journey-shared-board,
-    journey-unranked-me (.png).
+    Screenshots: journey-daily-game, journey-daily-win, journey-daily-board, journey-shared-win,
+    journey-shared-board, journey-unranked-me (.png).
     """
     url = journey_server.url
     player = new_player("daily")
     sign_up(page, url, player)
 
-    # The daily deal, from the leaderboard page's Play link.
+    # The daily deal, from the leaderboard page's Play link: no code shown.
     page.locator(NAV).get_by_role("link", name="Leaderboards").click()
     ready(page)
     daily = page.locator('[data-daily="classic"]')
     expect(daily).to_be_visible(timeout=SLOW_MS)
-    daily_code = daily.get_attribute("data-code")
+    expect(page.locator("[data-daily-deals]")).not_to_contain_text("YU1-")
     daily.get_by_role("link", name="Play").click()
     page.wait_for_selector('[data-app-status="ready"]', timeout=SLOW_MS)
-    expect(page).to_have_url(f"{url}/play/{daily_code}")
-    daily_deal = deal_on_table(page)
-    assert (daily_deal.code, daily_deal.ranked) == (daily_code, False)
-    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Open deal")
-    daily_tokens = winning_line(daily_code)
-    assert daily_tokens, f"the solver found no win of today's daily deal {daily_code} (it should be winnable)"
+    bar = page.locator(BAR)
+    expect(bar).to_have_attribute("data-daily", re.compile(r"^\d{4}-\d{2}-\d{2}$"), timeout=SLOW_MS)
+    expect(page).to_have_url(f"{url}/")
+    day = bar.get_attribute("data-daily")
+    daily_deal = deal_on_table(page, journey_server)
+    assert daily_deal.hidden and daily_deal.ranked, daily_deal
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Ranked")
+    expect(page.locator("[data-code-text]")).to_have_text(f"Daily deal {day}")
+    shot(page, "daily-game")
+    daily_tokens = winning_line(daily_deal.code)
+    assert daily_tokens, (
+        f"the solver found no win of today's daily deal {daily_deal.code} (it should be winnable)"
+    )
     daily_score = win(page, daily_deal, daily_tokens, pace)
-    daily_ranks = check_verified(page, "daily-win", f"the win of the daily deal {daily_code}")
-    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Open deal: your places")
-    assert set(daily_ranks) == set(open_boards_and(daily_code, daily_ranks)), daily_ranks
+    daily_ranks = check_verified(page, "daily-win", f"the win of the daily deal {daily_deal.code}")
+    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Ranked: your places")
+    assert daily_ranks == {f"daily:classic:day:{day}": 1}, daily_ranks
+    deal_check = page.locator(f'{WIN} [data-win="deal-check"]')
+    expect(deal_check).to_have_attribute("data-state", "pendingDaily")
+    assert daily_deal.code not in page.content()  # published when the day is over, not before
+
+    # Its board on /leaderboard; a second game of it the same day is refused, saying why.
+    page.goto(f"{url}/leaderboard")
+    ready(page)
+    row = row_of(page, '[data-board="daily"]', player)
+    expect(row).to_have_count(1)
+    expect(row).to_have_attribute("data-rank", "1")
+    expect(row.locator(".score")).to_have_text(f"{daily_score:,}")
+    shot(page, "daily-board")
+    page.locator('[data-daily="classic"]').get_by_role("link", name="Play").click()
+    page.wait_for_selector('[data-app-status="ready"]', timeout=SLOW_MS)
+    expect(page.locator("[data-notice]")).to_contain_text("You have played today's Classic daily deal")
+    expect(bar).to_have_attribute("data-moves", str(len(daily_tokens)))  # the won game stays on the table
 
     # A shared link: /play/<code>, an open deal.
     shared_code, shared_tokens = winnable_shared_code(pace.seed)
@@ -476,24 +500,24 @@ def test_unranked_journey_the_daily_deal_and_a_shared_link_each_on_its_own_board
     expect(page.locator(f"{BAR} [data-kind]")).to_have_text("Open deal")
     shared_score = win(page, shared_deal, shared_tokens, pace)
     shared_ranks = check_verified(page, "shared-win", f"the win of the shared deal {shared_code}")
+    expect(page.locator(f"{VERDICT} [data-verdict-text]")).to_contain_text("Open deal: your places")
     assert set(shared_ranks) == set(open_boards_and(shared_code, shared_ranks)), shared_ranks
 
-    # Each on its own board, neither on the hidden-card boards.
-    check_on_deal_board(page, url, player, daily_code, daily_ranks[f"deal:{daily_code}"], daily_score)
-    shot(page, "daily-board")
+    # On its own board and the open-deal boards, on none of the hidden-card boards.
     check_on_deal_board(page, url, player, shared_code, shared_ranks[f"deal:{shared_code}"], shared_score)
     shot(page, "shared-board")
+    check_on_ranked_boards(page, url, player, shared_ranks, shared_score, "shared-open-board", deals="open")
     check_not_on_ranked_boards(page, url, player)
 
     page.goto(f"{url}/me")
     ready(page)
     figures = me_figures(page)
     counts = (figures["unranked_wins"], figures["ranked_wins"], figures["ranked_games_finished"])
-    assert counts == ("2", "0", "0"), figures
-    assert figures["best_score"] == "—", figures  # unranked wins are no ranked best
+    assert counts == ("1", "1", "1"), figures
+    assert figures["best_score"] == f"{daily_score:,}", figures  # the daily deal's is a ranked best
     history = me_history(page, 2)
     assert [(item["code"], item["kind"], item["result"], item["status"]) for item in history] == [
         (shared_code, "open", "won", "verified"),
-        (daily_code, "open", "won", "verified"),
+        ("Hidden deal", "ranked", "won", "verified"),  # its code is named once the day is over
     ], history
     shot(page, "unranked-me")

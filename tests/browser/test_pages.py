@@ -156,18 +156,23 @@ def test_leaderboard_tabs_hidden_and_open_deals_around_me_daily_deals_and_a_deal
     expect(board).to_have_attribute("data-count", "4")
     assert players_on(page, GLOBAL_ROWS) == ["Annie-42", "bob", "emil"]
 
-    # Today's deals, each with Play and its board.
+    # Today's deals, each with Play (a hidden-card game: no code on the page) and its day's board.
     expect(page.locator("[data-daily-deals] [data-daily]")).to_have_count(2)
     daily = {deal.rules: deal.code for deal in DailyDeal.objects.all()}
     for rules, code in daily.items():
         card = page.locator(f'[data-daily="{rules}"]')
-        expect(card.locator(".code")).to_have_text(code)
-        expect(card.get_by_role("link", name="Play")).to_have_attribute("href", f"/play/{code}")
-    page.locator('[data-daily="classic"]').get_by_role("link", name="Board").click()
-    expect(page.locator('[data-board="deal"]')).to_have_attribute("data-code", daily["classic"])
-    expect(page.locator('[data-board="deal"] .board-message')).to_contain_text(
-        "No verified win on this deal yet"
-    )
+        expect(card.locator(".code")).to_have_text("Hidden deal")
+        expect(card.get_by_role("link", name="Play")).to_have_attribute("href", f"/?daily={rules}")
+        assert code not in page.content()
+    daily_board = page.locator('[data-board="daily"]')
+    expect(daily_board).to_have_attribute("data-rules", "classic")
+    expect(page.locator("[data-daily-board-title]")).to_contain_text("Classic daily deal, ")
+    expect(daily_board.locator(".board-message")).to_contain_text("No win on today's Classic daily deal yet")
+    page.locator('[data-daily="relaxed"]').get_by_role("button", name="Board").click()
+    expect(daily_board).to_have_attribute("data-rules", "relaxed")
+    relaxed_board = page.locator('[data-daily="relaxed"] [data-daily-board]')
+    expect(relaxed_board).to_have_attribute("aria-pressed", "true")
+    expect(daily_board.locator(".board-message")).to_contain_text("No win on today's Relaxed daily deal yet")
 
     # A deal's board by its code: hidden-card games and open deals alike.
     field = page.locator("[data-deal-input]")

@@ -277,7 +277,7 @@ def test_a_ranked_game_that_loses_the_network_waits_at_the_card_and_goes_on_when
     # Offline, the move that turns a card up is played; the card waits for the network, and the
     # page says so. The clock stops meanwhile: a card that comes late is not play.
     context.set_offline(True)
-    play_token(page, game, tokens[exposing])
+    play_token(page, game, tokens[exposing], await_card=False)
     wait_for_moves(page, exposing + 1)
     table = page.locator("[data-table]")
     expect(table).to_have_attribute("data-turning", "true")
@@ -291,6 +291,7 @@ def test_a_ranked_game_that_loses_the_network_waits_at_the_card_and_goes_on_when
     # between reveals are no longer than the server's own, the wait included.
     context.set_offline(False)
     expect(table).to_have_attribute("data-turning", "false", timeout=15_000)
+    token_played(page)  # a player's pace from the card's arrival
     assert_shows(page, game, hidden=True)
     play_all(page, game, tokens[exposing + 1 :])
     banner = page.locator(WIN)

@@ -63,6 +63,7 @@ def test_a_hidden_game_is_issued_without_its_code(api, player):
         "commitment": sha256(f"{game.code}:{game.secret}"),
         "issued_at": iso(game.issued_at),
         "expires_at": iso(game.issued_at + timedelta(days=14)),
+        "daily_date": None,
         "deal": visible_deal(game.code).to_dict(),
     }
     columns = answer["deal"]["columns"]
@@ -126,6 +127,7 @@ def test_the_held_list_names_no_hidden_games_code(api, player):
             "commitment": hidden.commitment,
             "issued_at": iso(hidden.issued_at),
             "expires_at": iso(hidden.issued_at + timedelta(days=14)),
+            "daily_date": None,
             "deal": visible_deal(hidden.code).to_dict(),
             "started": False,
         },
@@ -200,6 +202,7 @@ def test_an_unfinished_game_is_resumed_with_its_known_cards_and_recorded_prefix(
         "state": "issued",
         "issued_at": iso(game.issued_at),
         "expires_at": iso(game.issued_at + timedelta(days=14)),
+        "daily_date": None,
         "commitment": game.commitment,
         "deal": Game.from_visible(visible_deal(game.code), known).known_deal().to_dict(),
         "reveals": [

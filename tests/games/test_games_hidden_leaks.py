@@ -13,6 +13,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
@@ -20,6 +21,7 @@ from games_helpers import CLASSIC_WIN, WINS, body
 from hidden_helpers import exposing_line, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
+import leaderboard.services
 from games.engine import (
     CARD_NAMES,
     FACE_DOWN_PLACES,
@@ -32,6 +34,7 @@ from games.engine import (
 )
 from games.engine.deal import COLUMN_SIZES, FACE_DOWN_AT_DEAL
 from games.models import IssuedGame
+from leaderboard.services import daily_game_issue
 
 pytestmark = pytest.mark.django_db
 
@@ -112,9 +115,15 @@ def held(player, issue_game, submit):
     win = issue_hidden(player, CLASSIC_WIN["code"])
     reveal_along(win, CLASSIC_WIN["log"], upto=30)  # 13 of its 21 cards
     untouched = issue_hidden(player, format_code(Rules.RELAXED, 2_718_281_828))  # no card asked for
+    # Today's daily deal, played part way (the daily deal is the deal of a long number here).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(leaderboard.services, "daily_deal_candidate", lambda **_: 3_141_592_653)
+        patch.setattr(settings, "LEADERBOARD_DAILY_DEAL_FILTER", "")
+        daily, _ = daily_game_issue(user=player, rules="classic")
+    reveal_along(daily, exposing_line(daily.code, flips=2))
     finished = issue_game(player, FINISHED_WIN["code"])
     assert submit(body(log=FINISHED_WIN["log"], game=finished.pk)).status_code == 202
-    return [IssuedGame.objects.get(pk=game.pk) for game in (*games, win, untouched)], finished
+    return [IssuedGame.objects.get(pk=game.pk) for game in (*games, win, untouched, daily)], finished
 
 
 def unrevealed(game: IssuedGame) -> dict[tuple[int, int], str]:

@@ -43,8 +43,14 @@ def test_the_daily_deals_are_public_the_same_for_everyone_and_stored(client, now
     assert body["date"] == "2026-11-29" and body["ends_at"] == "2026-11-30T00:00:00Z"
     assert [deal["rules"] for deal in body["deals"]] == ["classic", "relaxed"]
     classic = body["deals"][0]
-    assert GameCode.parse(classic["code"]).number == daily_deal_candidate(date=DAY, rules="classic")
-    assert classic["leaderboard_url"] == f"http://testserver/api/deals/{classic['code']}/leaderboard/"
+    # Played as a hidden-card game: its code is named once the day is over, not before.
+    assert classic["code"] is None and classic["board"] == "daily:classic:day:2026-11-29"
+    assert classic["leaderboard_url"] == (
+        "http://testserver/api/leaderboards/?rules=classic&period=day&key=2026-11-29&deals=daily"
+    )
+    stored = DailyDeal.objects.get(date=DAY, rules="classic")
+    assert GameCode.parse(stored.code).number == daily_deal_candidate(date=DAY, rules="classic")
+    assert stored.code not in first.content.decode()
     assert DailyDeal.objects.count() == 2
 
 
@@ -85,7 +91,8 @@ def test_deals_are_picked_ahead():
 def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, now, monkeypatch):
     code = WINNING_CODES["classic"][0]
     monkeypatch.setattr(leaderboard.services, "daily_deal_candidate", lambda **_: GameCode.parse(code).number)
-    assert client.get("/api/daily/").json()["deals"][0]["code"] == code
+    assert client.get("/api/daily/").status_code == 200  # today's deals picked
+    assert DailyDeal.objects.get(date=DAY, rules="classic").code == code
     ann = player("ann")
     result = win(ann, at=NOON, code=code, ranked=False)
 

@@ -14,7 +14,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboard.boards import DEALS, RULES, current_boards, is_board_key
+from leaderboard.boards import DEALS, RULES, current_boards, daily_board, is_board_key
 from leaderboard.indexing import board_index, index_board_rebuild
 from leaderboard.models import BoardEntry
 
@@ -94,5 +94,5 @@ class Command(BaseCommand):
             for deals in DEALS
             for rules in RULES
             for board in current_boards(rules=rules, now=now, deals=deals).values()
-        ]
+        ] + [daily_board(rules, now.date()) for rules in RULES]
         return boards + [board for board in index.built_boards() if board not in boards]

@@ -1,4 +1,4 @@
-// Who is playing. The server says (GET /api/account/: 200 signed in, 403 signed out); the
+// Who is playing. The server says (GET /api/session/: the account, or null signed out); the
 // device remembers the last answer for visits without a network, when the page itself may
 // come from the service worker's cache. The header's links follow: the player's name, sign
 // in / sign up / sign out, each bringing the player back to this page (`?next=`).
@@ -35,14 +35,16 @@ function remember(account) {
  * account is the one remembered).
  */
 export async function refreshAccount() {
-  const answer = await api("/api/account/", { timeoutMs: 5000 });
-  if (answer.ok && answer.data) {
-    const account = { id: answer.data.id, name: answer.data.display_name || answer.data.username };
+  // A 200 signed out too: a 403 would be logged as an error on every signed-out visit.
+  const answer = await api("/api/session/", { timeoutMs: 5000 });
+  const data = answer.ok && answer.data ? answer.data.account : undefined;
+  if (data) {
+    const account = { id: data.id, name: data.display_name || data.username };
     remember(account);
-    settleLanguage(answer.data.language ?? "");
+    settleLanguage(data.language ?? "");
     return { account, fresh: true };
   }
-  if (answer.status === 401 || answer.status === 403) {
+  if (data === null || answer.status === 401 || answer.status === 403) {
     remember(null);
     forgetUnsentLanguage(); // a choice made signed out stays on this device only
     return { account: null, fresh: true };

@@ -17,7 +17,7 @@ import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
 import { ResultsView } from "./results.js";
-import { Revealer, recordedGame } from "./reveals.js";
+import { Revealer, dailyGame, recordedGame } from "./reveals.js";
 import { ORIGINS, Session } from "./session.js";
 import * as store from "./store.js";
 import { ResultsSync, findResult, onResultsChange } from "./sync.js";
@@ -37,6 +37,8 @@ const REWIND_RANKED = { title: "confirm.rewindTitle", text: "confirm.rewindText"
 const RECORDED_ELSEWHERE = { title: "reveal.conflictTitle", text: "reveal.conflictText", yes: "reveal.conflictYes" };
 const asked = (keys) => Object.fromEntries(Object.entries(keys).map(([part, key]) => [part, t(key)]));
 const TOUR_PARAMETER = "tour"; // /?tour=1: Help's link to the walkthrough
+const DAILY_PARAMETER = "daily"; // /?daily=classic: the leaderboard's Play of a daily deal
+const DAILY_REFUSALS = { daily_played: "daily.played", offline: "daily.offline" };
 
 class App {
   constructor() {
@@ -91,7 +93,7 @@ class App {
     this.revealer.ask(); // a card turned up before the reload waits for its answer
     // A link to another deal while a game is under way: that game stays until the player agrees.
     if (linked && linked !== this.session.code) this.#openLinked(linked);
-    else this.#walkthroughAtStart(linked);
+    else if (!this.#dailyAsked) this.#walkthroughAtStart(linked);
     this.settle();
     this.winnable.topUpAll();
   }
@@ -136,12 +138,39 @@ class App {
     const untouched = () => this.session === session && !session.started && !document.querySelector("dialog[open]");
     const deal = await this.dealer.afterSignIn(session, { fresh, untouched });
     if (deal) this.startGame(deal);
+    if (this.#dailyAsked) await this.#playDaily(this.#dailyAsked);
     if (!account || this.#bestsMerged) return;
     const me = await api("/api/me/");
     if (me.ok) {
       mergeServerBests(me.data?.rules);
       this.#bestsMerged = true;
     }
+  }
+
+  // The rules of a daily deal asked for by the address (/?daily=classic), once: the address is
+  // put back to "/" at once, so that a reload does not ask again.
+  #dailyAsked = (() => {
+    const rules = new URLSearchParams(location.search).get(DAILY_PARAMETER);
+    if (rules === null) return null;
+    history.replaceState(null, "", "/");
+    return ["classic", "relaxed"].includes(rules) ? rules : null;
+  })();
+
+  // Today's daily deal: the player's hidden-card game of it (issued, or taken up where it was
+  // left); said so when there is none to play (signed out, played today already, offline).
+  async #playDaily(rules) {
+    this.#dailyAsked = null;
+    if (!this.account) {
+      this.notices.show(t("daily.signIn"));
+      return;
+    }
+    const game = await dailyGame(rules, this.account.id);
+    if (game.refused) {
+      this.notices.show(t(DAILY_REFUSALS[game.refused] ?? "daily.unavailable", { rules: t(`rules.${rules}`) }));
+      return;
+    }
+    if (this.session.issued?.id === game.issued.id) return; // on the table already
+    if (await this.#mayLeave()) this.startGame({ ...game, why: t("daily.started", { rules: t(`rules.${rules}`) }) });
   }
 
   // The code of a /play/<code> address, canonical; null (and a note) when it is not a code.
@@ -344,7 +373,7 @@ class App {
     // published with the server's verdict).
     const code = session.code ?? this.#publishedCode();
     if (!code) {
-      this.notices.show(t("reveal.codeLater"));
+      this.notices.show(t(session.issued?.daily ? "win.deal.pendingDaily" : "reveal.codeLater"));
       return;
     }
     this.startGame({ code, origin: session.ranked ? ORIGINS.code : session.origin });
@@ -412,7 +441,8 @@ class App {
     }
     const entry = session.resultId ? findResult(session.resultId) : null;
     if (!entry?.code || !entry.secret) {
-      this.winBanner.showDealCheck({ state: "pending" });
+      // A daily deal's are published when its day is over, not with the verdict.
+      this.winBanner.showDealCheck({ state: session.issued.daily ? "pendingDaily" : "pending" });
       return;
     }
     const check = await checkDeal({ code: entry.code, secret: entry.secret, commitment: session.issued.commitment, knownDeal: session.game.knownDeal() });

@@ -163,7 +163,8 @@ export class Dealer {
   leave(session) {
     if (!session.ranked || session.resultId) return null;
     if (!session.started) {
-      if (!this.#gone.has(session.issued.id)) giveBack(session.issued, session.issued.owner);
+      // A daily-deal game is never pooled: the daily deal takes it up again (dailyGame).
+      if (!this.#gone.has(session.issued.id) && !session.issued.daily) giveBack(session.issued, session.issued.owner);
       return null;
     }
     return session.won ? null : this.submit(session);

@@ -63,11 +63,17 @@ export const RULE_NAMES = Object.freeze({
 
 // The open-deal boards' keys: `open:` before a global board's (leaderboard/boards.py).
 const OPEN_PREFIX = "open:";
+// A daily deal's board: `daily:` before the day board's key (`daily:classic:day:2026-12-02`).
+const DAILY_PREFIX = "daily:";
 
 /** A board key of the server as words: "classic:week:2026-W48" → "Classic, this week";
  *  an open-deal board's with "(open deals)". */
 export function boardName(key, { current = true } = {}) {
   if (key.startsWith(OPEN_PREFIX)) return t("boards.openDeals", { board: boardName(key.slice(OPEN_PREFIX.length), { current }) });
+  if (key.startsWith(DAILY_PREFIX)) {
+    const [rules, , day] = key.slice(DAILY_PREFIX.length).split(":");
+    return t("leaderboard.dailyBoard", { rules: RULE_NAMES[rules] ?? rules, date: day });
+  }
   const [kind, period, when] = key.split(":");
   if (kind === "deal") return t("boards.thisDeal");
   const rules = RULE_NAMES[kind] ?? kind;
@@ -78,6 +84,7 @@ export function boardName(key, { current = true } = {}) {
 
 /** The leaderboard page that shows a board key. */
 export function boardLink(key) {
+  if (key.startsWith(DAILY_PREFIX)) return "/leaderboard#daily-title"; // the daily section, its board
   const open = key.startsWith(OPEN_PREFIX);
   const [kind, period] = (open ? key.slice(OPEN_PREFIX.length) : key).split(":");
   if (kind === "deal") return `/leaderboard?deal=${encodeURIComponent(key.slice(5))}`;

@@ -18,6 +18,7 @@ const EMPTY = {
   open: { all: "leaderboard.emptyOpenAll", week: "leaderboard.emptyOpenWeek", day: "leaderboard.emptyOpenDay" },
 };
 const PAGE_SIZE = 25;
+const DAILY_PAGE_SIZE = 10; // the daily board, above the others: its top ten
 
 class LeaderboardPage {
   constructor() {
@@ -178,32 +179,37 @@ class LeaderboardPage {
     const hours = Math.floor(left / 3_600_000);
     const minutes = Math.floor(left / 60_000) % 60;
     $("[data-daily-when]").textContent = t("leaderboard.dailyWhen", { date: daily.date, hours, minutes });
+    // Each daily deal is played as a hidden-card game (/?daily=<rules>), so no code is shown
+    // before the day is over; its board is the day's daily board, shown below the cards.
     container.replaceChildren(
       ...daily.deals.map((deal) =>
         el(
           "article",
-          { class: "daily-deal", dataset: { daily: deal.rules, code: deal.code } },
+          { class: "daily-deal", dataset: { daily: deal.rules } },
           el("h3", {}, RULE_NAMES[deal.rules] ?? deal.rules),
-          el("p", { class: "code" }, deal.code),
+          el("p", { class: "code hidden-deal" }, t("table.hiddenDeal")),
           el(
             "p",
             { class: "daily-actions" },
-            el("a", { class: "button primary", href: `/play/${deal.code}`, dataset: { dailyPlay: deal.rules } }, t("leaderboard.play")),
-            el("a", { class: "button", href: `/leaderboard?deal=${deal.code}`, dataset: { dailyBoard: deal.rules } }, t("leaderboard.board")),
+            el("a", { class: "button primary", href: `/?daily=${deal.rules}`, dataset: { dailyPlay: deal.rules } }, t("leaderboard.play")),
+            el("button", { type: "button", class: "button", dataset: { dailyBoard: deal.rules }, "aria-pressed": "false" }, t("leaderboard.board")),
           ),
         ),
       ),
     );
-    for (const link of $$("[data-daily-board]", container)) {
-      link.addEventListener("click", (event) => {
-        if (event.ctrlKey || event.metaKey || event.shiftKey) return;
-        event.preventDefault();
-        this.deal = link.closest("[data-code]").dataset.code;
-        $("[data-deal-input]").value = this.deal;
-        this.#remember();
-        this.#loadDeal().then(() => $("[data-deal-section]").scrollIntoView({ behavior: "smooth", block: "start" }));
+    const showDaily = (rules) => {
+      const deal = daily.deals.find((candidate) => candidate.rules === rules) ?? daily.deals[0];
+      for (const button of $$("[data-daily-board]", container)) button.setAttribute("aria-pressed", String(button.dataset.dailyBoard === deal.rules));
+      const board = $('[data-board="daily"]');
+      board.dataset.rules = deal.rules;
+      $("[data-daily-board-title]").textContent = t("leaderboard.dailyBoard", { rules: RULE_NAMES[deal.rules], date: daily.date });
+      return showBoard(board, `${deal.leaderboard_url}&page_size=${DAILY_PAGE_SIZE}`, {
+        me: this.account,
+        empty: t("leaderboard.emptyDaily", { rules: RULE_NAMES[deal.rules] }),
       });
-    }
+    };
+    for (const button of $$("[data-daily-board]", container)) button.addEventListener("click", () => showDaily(button.dataset.dailyBoard));
+    await showDaily("classic");
     return answer;
   }
 }

@@ -11,6 +11,12 @@ import { pendingResults } from "./sync.js";
 
 const PERIOD_KEYS = { all: "me.allTime", week: "me.thisWeek", day: "me.today" };
 
+// A game's deal, a link to its board; a daily deal's code is not named until its day is over.
+function dealLink(code) {
+  if (!code) return el("span", { class: "code hidden-deal" }, t("table.hiddenDeal"));
+  return el("a", { class: "code", href: boardLink(`deal:${code}`) }, code);
+}
+
 function figure(name, value, key) {
   return el("div", {}, el("dt", {}, name), el("dd", { dataset: { figure: key } }, value));
 }
@@ -21,7 +27,7 @@ function bestGame(best) {
   return el(
     "p",
     { class: "muted best-game", dataset: { bestGame: best.id } },
-    el("a", { class: "code", href: boardLink(`deal:${best.code}`) }, best.code),
+    dealLink(best.code),
     ` · ${figures} · `,
     el("time", { datetime: best.achieved_at }, formatWhen(best.achieved_at)),
     " · ",
@@ -98,7 +104,7 @@ function gameItem(submission) {
       "p",
       { class: "game-head" },
       el("span", { class: "badge", dataset: { kind: submission.ranked ? "ranked" : "open" } }, t(submission.ranked ? "ranked.ranked" : "ranked.open")),
-      el("a", { class: "code", href: boardLink(`deal:${submission.code}`) }, submission.code),
+      dealLink(submission.code),
       el("time", { datetime: submission.received_at }, formatWhen(submission.received_at)),
     ),
     el(

@@ -14,6 +14,7 @@ const BOARD_ORDER = ["all", "week", "day"];
 export function rankList(ranks) {
   // The hidden-card boards, then the open-deal ones, then the deal's.
   const order = (key) => {
+    if (key.startsWith("daily:")) return -1;
     if (key.startsWith("deal:")) return 2 * BOARD_ORDER.length;
     return BOARD_ORDER.indexOf(boardBase(key).split(":")[1]) + (boardBase(key) === key ? 0 : BOARD_ORDER.length);
   };

@@ -6,7 +6,8 @@
 // answer (offline, the server busy or failing) the card waits and is asked for again — at once
 // when the browser is back online. A log the server's recorded game does not extend (played on
 // further in another tab or device), and a game that is over, are handed to the page to say so.
-// Also here: a hidden-card game as the server recorded it (GET /api/games/<id>/), to resume it.
+// Also here: a hidden-card game as the server recorded it (GET /api/games/<id>/), to resume it,
+// and the player's game of today's daily deal (POST /api/daily/games/).
 
 import { api } from "./api.js";
 
@@ -96,11 +97,28 @@ export async function recordedGame(gameId, owner) {
   const moveTimes = Array.isArray(game.move_times_ms) ? game.move_times_ms : [];
   return {
     code: null,
-    issued: { id: game.id, hidden: true, rules: game.rules, commitment: game.commitment, deal: game.deal, issued_at: game.issued_at, owner },
+    issued: { id: game.id, hidden: true, rules: game.rules, commitment: game.commitment, deal: game.deal, issued_at: game.issued_at, daily: game.daily_date ?? null, owner },
     log: String(game.log ?? "").split(" ").filter(Boolean),
     moveTimes,
     elapsedMs: moveTimes.at(-1) ?? 0,
     revealed: (game.reveals ?? []).map(({ place, card }) => ({ column: place.column, depth: place.depth, card })),
+    origin: "ranked",
+  };
+}
+
+/**
+ * The player's game of today's daily deal under `rules`, ready for startGame: issued now, or the
+ * one issued earlier today (resumed as the server recorded it). `{refused: code}` when there is
+ * none to play (`daily_played`: played today already; `offline`; another status's code).
+ */
+export async function dailyGame(rules, owner) {
+  const answer = await api("/api/daily/games/", { method: "POST", body: { rules } });
+  if (!answer.ok) return { refused: answer.status === 0 ? "offline" : answer.data?.code ?? String(answer.status) };
+  const game = answer.data;
+  if (game.started) return (await recordedGame(game.id, owner)) ?? { refused: "unavailable" };
+  return {
+    code: null,
+    issued: { id: game.id, hidden: true, rules: game.rules, commitment: game.commitment, deal: game.deal, issued_at: game.issued_at, daily: game.daily_date ?? null, owner },
     origin: "ranked",
   };
 }

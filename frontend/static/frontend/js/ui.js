@@ -81,8 +81,11 @@ export class Bar {
 
   /** The Ranked / Open deal / Unranked badge, and why a game is not ranked. */
   showKind(session, { signedIn }) {
+    const daily = session.issued?.daily ?? null; // a daily-deal game: its UTC day
     const why = t(
-      session.ranked
+      daily
+        ? "ranked.whyDaily"
+        : session.ranked
         ? "ranked.whyRanked"
         : session.origin === "code"
           ? "ranked.whyCode"
@@ -91,12 +94,18 @@ export class Bar {
             : signedIn
             ? "ranked.whyOffline"
             : "ranked.whySignIn",
+      { date: daily },
     );
     // Signed in, a game that is not ranked is an open deal: it counts on the open-deal boards.
     const kind = session.ranked ? "ranked" : signedIn ? "open" : "unranked";
     this.root.dataset.ranked = String(session.ranked);
     this.root.dataset.hidden = String(session.hidden);
     this.root.dataset.gameId = session.issued ? String(session.issued.id) : "";
+    this.root.dataset.daily = daily ?? "";
+    if (session.hidden) {
+      const name = daily ? t("table.dailyDeal", { date: daily }) : t("table.hiddenDeal");
+      if (this.codeText.textContent !== name) this.codeText.textContent = name;
+    }
     this.kind.textContent = t(`ranked.${kind}`);
     this.kind.dataset.kind = kind;
     this.kind.title = why;

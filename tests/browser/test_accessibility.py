@@ -1,0 +1,306 @@
+"""Accessibility and stability of every page a player reaches, in Chromium.
+
+README promises: pages pass axe-core with no violation, log no console error, and do not shift
+while they load (Lighthouse's CLS < 0.05). Each page is opened as a player finds it (signed out
+or in, with results made through the real services), then:
+
+- axe-core (npm, pinned in package-lock.json; `make test` installs it) checks the page as it is
+  once ready, every rule of its default set, with no rule turned off and no element left out;
+- every console error and uncaught error fails the test (conftest's `page_problems`, which also
+  catches CSP violations and requests outside this machine);
+- a PerformanceObserver registered before the page's first byte sums its layout shifts (those
+  not caused by input) until it is ready and a second more. The sum of every shift is at least
+  Lighthouse's CLS (the worst 5-second window of shifts), so it is held to the same < 0.05.
+"""
+
+import time
+from pathlib import Path
+
+import helpers
+import pytest
+from helpers import (
+    BAR,
+    READY,
+    TABLE,
+    WIN,
+    issue_only,
+    make_player,
+    open_game,
+    play_all,
+    play_token,
+    recorded_win,
+    sign_in,
+    wait_for_moves,
+    wait_until_hidden_ranked,
+    winning_game,
+)
+from playwright.sync_api import Page, expect
+
+from games.engine import Game
+
+pytestmark = pytest.mark.browser
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+AXE = PROJECT_DIR / "node_modules" / "axe-core" / "axe.min.js"
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 360, "height": 740}
+CLS_LIMIT = 0.05
+PAGE_READY = '[data-page-status="ready"]'  # the leaderboard and /me, once their data are shown
+
+CODE, TOKENS = winning_game()
+OPEN_CODE = "YU1-C-AAAAAAB"  # another deal, typed or shared: an open deal
+
+
+# --- axe-core ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.is_file():
+        pytest.fail(
+            f"{AXE.relative_to(PROJECT_DIR)} is missing: run `npm ci` in {PROJECT_DIR} "
+            "(`make test` does it) to install axe-core for the accessibility tests",
+            pytrace=False,
+        )
+    return AXE.read_text()
+
+
+def axe_violations(page: Page, axe_source: str) -> list[dict]:
+    """axe-core's violations on the page as it is now.
+
+    Not `page.add_script_tag`: that inlines the file in a <script>, which the page's
+    Content-Security-Policy (script-src 'self') rightly refuses. An evaluation through the
+    DevTools protocol is not subject to the page's CSP, and leaves it as it is.
+    """
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(axe_source)
+    return page.evaluate(_AXE_RUN)
+
+
+# The page's felt is a gradient, and axe-core cannot tell a text's contrast over a gradient: it
+# leaves color-contrast "incomplete" for most of the page. So color-contrast runs again with the
+# page's background set, in turn, to each colour of that gradient (the worst case lies at one
+# end), then the page is given its own background back. Nothing is left out of the first run.
+_AXE_RUN = r"""async () => {
+  const shape = (v, note = "") => ({
+    id: v.id, impact: v.impact, help: v.help + note, helpUrl: v.helpUrl,
+    nodes: v.nodes.map((n) => ({target: n.target.join(" "), summary: n.failureSummary})),
+  });
+  const found = (await axe.run(document, {resultTypes: ["violations"]})).violations.map((v) => shape(v));
+  const body = document.body;
+  const stops = getComputedStyle(body).backgroundImage.match(/rgba?\([^)]*\)/g) ?? [];
+  const own = body.style.cssText;
+  try {
+    for (const colour of stops) {
+      body.style.background = colour;
+      const results = await axe.run(document, {runOnly: ["color-contrast"], resultTypes: ["violations"]});
+      found.push(...results.violations.map((v) => shape(v, ` (on the felt's ${colour})`)));
+    }
+  } finally {
+    body.style.cssText = own;
+  }
+  return found;
+}"""
+
+
+def describe(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']} ({v['helpUrl']})")
+        for node in v["nodes"][:5]:
+            summary = " ".join((node["summary"] or "").split())
+            lines.append(f"    {node['target']}  — {summary[:240]}")
+        if len(v["nodes"]) > 5:
+            lines.append(f"    … and {len(v['nodes']) - 5} more")
+    return "\n".join(lines)
+
+
+def assert_no_axe_violation(page: Page, axe_source: str, what: str) -> None:
+    violations = axe_violations(page, axe_source)
+    assert not violations, f"axe-core found violations on {what}:\n{describe(violations)}"
+
+
+# --- console errors and layout shifts -------------------------------------------------------------
+
+
+@pytest.fixture
+def context(context, page_problems: list[str]):
+    """conftest's context (CSP violations, uncaught errors, outside requests), and every console
+    error too: README promises pages that log none. (CSP errors are noted by conftest already.)"""
+
+    def note_console_error(message) -> None:
+        if message.type == "error" and "Content Security Policy" not in message.text:
+            where = message.location.get("url", "") if message.location else ""
+            page_problems.append(f"console error: {message.text}" + (f" ({where})" if where else ""))
+
+    context.on("console", note_console_error)
+    return context
+
+
+_MEASURE_LAYOUT_SHIFTS = """
+window.__layoutShift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+  }
+}).observe({type: "layout-shift", buffered: true});
+"""
+
+
+def settle(page: Page, seconds: float = 1.0) -> None:
+    """The fonts loaded, two frames drawn, then `seconds` more (late shifts are counted too)."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    time.sleep(seconds)
+
+
+def layout_shift(page: Page) -> float:
+    return page.evaluate("() => window.__layoutShift")
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+def seed_boards():
+    """Two players with verified wins: a hidden-card game (the global boards) and an open deal;
+    today's daily deals stored already (picking them runs the solver, seconds on a busy machine)."""
+    from django.utils import timezone
+
+    from leaderboard.models import DailyDeal
+
+    for code in (CODE, CODE.replace("-C-", "-R-")):
+        rules = "classic" if "-C-" in code else "relaxed"
+        DailyDeal.objects.get_or_create(date=timezone.now().date(), rules=rules, defaults={"code": code})
+    annie, bob = make_player("Annie-42"), make_player("bob")
+    hidden = recorded_win(annie, CODE, TOKENS, hidden=True)
+    recorded_win(bob, CODE, TOKENS, ranked=False)
+    return annie, hidden
+
+
+# Signed-out pages: the address, and what says the page is ready.
+SIGNED_OUT_PAGES = [
+    ("/", READY),
+    (f"/play/{OPEN_CODE}", READY),
+    ("/leaderboard", PAGE_READY),
+    ("/leaderboard?deals=open", PAGE_READY),
+    ("/help", "main h1"),
+    ("/accounts/login/", "main form"),
+    ("/accounts/signup/", "main form"),
+]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize(("path", "ready"), SIGNED_OUT_PAGES, ids=[path for path, _ in SIGNED_OUT_PAGES])
+def test_signed_out_pages_pass_axe_and_log_no_error(
+    live_server, page: Page, axe_source: str, path: str, ready: str, viewport: dict
+):
+    seed_boards()
+    page.set_viewport_size(viewport)
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_selector(ready)
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, f"{path} (signed out, {viewport['width']} px wide)")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_signed_in_pages_pass_axe_and_log_no_error(
+    live_server, page: Page, context, axe_source: str, viewport: dict, monkeypatch
+):
+    annie, win = seed_boards()
+    issue_only(monkeypatch, CODE)
+    sign_in(context, live_server.url, annie)
+    page.set_viewport_size(viewport)
+    where = f"({viewport['width']} px wide, signed in)"
+
+    # The table with a ranked hidden-card game on it.
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    wait_until_hidden_ranked(page)
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, f"/ with a ranked game {where}")
+
+    # The boards, with the player's own row; the player's page, with a verified win.
+    for path in ("/leaderboard", "/leaderboard?deals=open", "/me"):
+        page.goto(f"{live_server.url}{path}")
+        page.wait_for_selector(PAGE_READY)
+        settle(page, 0.3)
+        assert_no_axe_violation(page, axe_source, f"{path} {where}")
+
+    # The replay of a verified win.
+    page.goto(f"{live_server.url}/replay/{win.pk}")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-replay-status", "paused")
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, f"/replay/{win.pk} {where}")
+
+
+def play_paced_from_each_card(page: Page, game: Game, tokens: list[str]) -> None:
+    """play_all, with each move a pace after the table takes moves again. The page's clock stops
+    while a turned-up card waits for the server, and the move times are on that clock: paced from
+    the previous move only, a move right after a slow answer (a busy machine) can come < 40 ms
+    after the previous one on that clock, and the server refuses the win."""
+    for token in tokens:
+        expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true")
+        time.sleep(helpers.MOVE_PACE_S)
+        play_token(page, game, token)
+        wait_for_moves(page, game.moves_made)
+
+
+def test_the_win_banner_passes_axe(live_server, page: Page, context, axe_source: str, monkeypatch):
+    """A ranked hidden-card game won through the table, as a player does: the banner with the
+    server's verdict, the ranks and the deal's check; then an open deal won signed out."""
+    player = make_player("annie")
+    issue_only(monkeypatch, CODE)
+    sign_in(context, live_server.url, player)
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    wait_until_hidden_ranked(page)
+    play_paced_from_each_card(page, Game(CODE), TOKENS)
+    banner = page.locator(WIN)
+    expect(banner).to_be_visible()
+    expect(banner.locator("[data-win-verdict]")).to_have_attribute("data-state", "verified", timeout=15_000)
+    expect(banner.locator('[data-win="deal-check"]')).to_have_attribute("data-state", "fair")
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, "the win banner of a ranked game (signed in)")
+
+    # Signed out, an open deal: the banner asks the player to sign in to send the result.
+    context.clear_cookies()
+    open_game(page, live_server.url, CODE)
+    play_all(page, Game(CODE), TOKENS)
+    expect(banner).to_be_visible()
+    expect(banner.locator("[data-verdict-sign-in]")).to_be_visible()
+    expect(page.locator(BAR)).to_have_attribute("data-code", CODE)
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, "the win banner of an open deal (signed out)")
+
+
+# --- layout shift while loading ------------------------------------------------------------------
+
+CLS_PAGES = [
+    ("/", READY, DESKTOP, False),
+    ("/", READY, PHONE, False),
+    ("/leaderboard", PAGE_READY, DESKTOP, False),
+    ("/me", PAGE_READY, DESKTOP, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "ready", "viewport", "signed_in"),
+    CLS_PAGES,
+    ids=[f"{path}-{size['width']}" for path, _, size, _ in CLS_PAGES],
+)
+def test_pages_do_not_shift_while_they_load(
+    live_server, page: Page, context, path: str, ready: str, viewport: dict, signed_in: bool
+):
+    annie, _ = seed_boards()
+    if signed_in:
+        sign_in(context, live_server.url, annie)
+    page.set_viewport_size(viewport)
+    page.add_init_script(_MEASURE_LAYOUT_SHIFTS)
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_selector(ready)
+    settle(page, 1.0)
+    cls = layout_shift(page)
+    print(f"CLS {path} at {viewport['width']}x{viewport['height']}: {cls:.4f}")
+    assert cls < CLS_LIMIT, f"{path} shifts while it loads: CLS {cls:.4f} (limit {CLS_LIMIT})"
