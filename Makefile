@@ -16,7 +16,8 @@ export CHROMIUM
 
 RUNTIME_STAMP := $(VENV)/.installed-requirements
 DEV_STAMP := $(VENV)/.installed-requirements-dev
-# axe-core (npm), for the accessibility browser test only: `make test` installs it, `make run` never.
+# axe-core and Lighthouse (npm), for the accessibility browser test and bench/lighthouse.py only:
+# `make test` installs them, `make run` never.
 NODE_STAMP := node_modules/.installed
 
 .PHONY: run test lint stack chromium help
@@ -44,7 +45,7 @@ $(DEV_STAMP): requirements-dev.txt requirements.txt | $(BIN)/python
 
 $(NODE_STAMP): package-lock.json package.json
 	@command -v npm >/dev/null \
-		|| { echo "make test needs npm (Node 20) to install axe-core for the accessibility test"; exit 1; }
+		|| { echo "make test needs npm (Node 20) to install axe-core and Lighthouse (package.json)"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 

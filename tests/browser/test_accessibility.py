@@ -6,6 +6,9 @@ or in, with results made through the real services), then:
 
 - axe-core (npm, pinned in package-lock.json; `make test` installs it) checks the page as it is
   once ready, every rule of its default set, with no rule turned off and no element left out;
+  on the table, each of its dialogs once open (Game…, Aids, Help, the confirm dialog, Results,
+  the win banner) and each step of the walkthrough, in English at 1366 and 360 px and in the
+  other languages (ms, hi, tl) at 360 px, with a few other pages in each of them;
 - every console error and uncaught error fails the test (conftest's `page_problems`, which also
   catches CSP violations and requests outside this machine);
 - a PerformanceObserver registered before the page's first byte sums its layout shifts (those
@@ -23,6 +26,8 @@ from helpers import (
     READY,
     TABLE,
     WIN,
+    card_point,
+    column_point,
     issue_only,
     make_player,
     open_game,
@@ -30,13 +35,14 @@ from helpers import (
     play_token,
     recorded_win,
     sign_in,
+    tap_card,
     wait_for_moves,
     wait_until_hidden_ranked,
     winning_game,
 )
 from playwright.sync_api import Page, expect
 
-from games.engine import Game
+from games.engine import Game, Move
 
 pytestmark = pytest.mark.browser
 
@@ -186,6 +192,7 @@ SIGNED_OUT_PAGES = [
     ("/help", "main h1"),
     ("/accounts/login/", "main form"),
     ("/accounts/signup/", "main form"),
+    ("/accounts/password/reset/", "main form"),
 ]
 
 
@@ -220,9 +227,15 @@ def test_signed_in_pages_pass_axe_and_log_no_error(
     assert_no_axe_violation(page, axe_source, f"/ with a ranked game {where}")
 
     # The boards, with the player's own row; the player's page, with a verified win.
-    for path in ("/leaderboard", "/leaderboard?deals=open", "/me"):
+    # The account page (a server-rendered form) too.
+    for path, ready in (
+        ("/leaderboard", PAGE_READY),
+        ("/leaderboard?deals=open", PAGE_READY),
+        ("/me", PAGE_READY),
+        ("/accounts/profile/", "main form"),
+    ):
         page.goto(f"{live_server.url}{path}")
-        page.wait_for_selector(PAGE_READY)
+        page.wait_for_selector(ready)
         settle(page, 0.3)
         assert_no_axe_violation(page, axe_source, f"{path} {where}")
 
@@ -273,6 +286,163 @@ def test_the_win_banner_passes_axe(live_server, page: Page, context, axe_source:
     expect(page.locator(BAR)).to_have_attribute("data-code", CODE)
     settle(page, 0.3)
     assert_no_axe_violation(page, axe_source, "the win banner of an open deal (signed out)")
+
+
+# --- the table's dialogs and the walkthrough, in each language ----------------------------------
+
+WALKTHROUGH_CODE = "YU1-C-AAAAABR"  # test_help's: the walkthrough's deal and its six moves
+WALKTHROUGH_MOVES = ["AH>F", "TD>4", "KC>1", "QH>1", "9D>5", "AC>F"]
+TOUR = "[data-tour]"
+CONFIRM = '[data-dialog="confirm"]'
+OUTBOX_KEY = "yukon.outbox.v1"
+LANGUAGES = ["en", "ms", "hi", "tl"]
+
+
+def choose_language(context, base_url: str, language: str) -> None:
+    """As test_i18n's `choose`: the device's choice (as the picker keeps it) and the server's
+    cookie, before any page."""
+    context.add_init_script(f"localStorage.setItem('yukon.language.v1', '{language}')")
+    context.add_cookies([{"name": "django_language", "value": language, "url": base_url}])
+
+
+def make_move(page: Page, game: Game, token: str) -> None:
+    """The walkthrough's move as a player makes it (test_help's): a tap for a foundation, else
+    tap and tap."""
+    move = Move.parse(token)
+    name = token.split(">")[0]
+    if move.dest == 7:
+        tap_card(page, name)
+    else:
+        page.mouse.click(*card_point(page, name))
+        page.mouse.click(*column_point(page, move.dest + 1))
+    game.push(move)
+    wait_for_moves(page, game.moves_made)
+
+
+def check_dialog(page: Page, axe_source: str, name: str, what: str) -> None:
+    """Opens the table's dialog `name` with its button, checks it once open, closes it (Esc)."""
+    dialog = page.locator(f'[data-dialog="{name}"]')
+    page.locator(f'[data-action="{name}"]').click()
+    expect(dialog).to_be_visible()
+    settle(page, 0.2)
+    assert_no_axe_violation(page, axe_source, what)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
+
+TABLE_DIALOG_RUNS = [("en", DESKTOP), ("en", PHONE), ("ms", PHONE), ("hi", PHONE), ("tl", PHONE)]
+
+
+@pytest.mark.parametrize(
+    ("language", "viewport"),
+    TABLE_DIALOG_RUNS,
+    ids=[f"{language}-{size['width']}" for language, size in TABLE_DIALOG_RUNS],
+)
+def test_the_walkthrough_and_the_tables_dialogs_pass_axe(
+    live_server, page: Page, context, axe_source: str, language: str, viewport: dict
+):
+    """Signed out, from Help's link (/?tour=1): each step of the walkthrough, then, with its game in
+    progress, the confirm dialog of New deal ("Leave this game?"), Game…, Aids and Help."""
+    choose_language(context, live_server.url, language)
+    page.set_viewport_size(viewport)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/?tour=1")
+    page.wait_for_selector(READY)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    where = f"({language}, {viewport['width']} px wide)"
+
+    tour = page.locator(TOUR)
+    game = Game(WALKTHROUGH_CODE)
+    for number, token in enumerate(WALKTHROUGH_MOVES, start=1):
+        expect(tour).to_have_attribute("data-step", str(number))
+        settle(page, 0.2)
+        assert_no_axe_violation(page, axe_source, f"step {number} of the walkthrough {where}")
+        make_move(page, game, token)
+    expect(tour).to_have_attribute("data-step", "done")
+    settle(page, 0.2)
+    assert_no_axe_violation(page, axe_source, f"the walkthrough's last word {where}")
+    tour.locator('[data-tour-action="finish"]').click()
+    expect(tour).to_be_hidden()
+
+    # The walkthrough's game is in progress: New deal asks before leaving it.
+    confirm = page.locator(CONFIRM)
+    page.locator('[data-action="new-deal"]').click()
+    expect(confirm).to_be_visible()
+    settle(page, 0.2)
+    assert_no_axe_violation(page, axe_source, f"the confirm dialog of New deal {where}")
+    confirm.locator('[data-close="stay"]').click()
+    expect(confirm).to_be_hidden()
+
+    for name in ("new-game", "settings", "help"):
+        check_dialog(page, axe_source, name, f"the {name} dialog {where}")
+
+
+RESULTS_RUNS = [("en", DESKTOP), ("en", PHONE), ("ms", PHONE), ("hi", DESKTOP), ("tl", PHONE)]
+
+
+@pytest.mark.parametrize(
+    ("language", "viewport"),
+    RESULTS_RUNS,
+    ids=[f"{language}-{size['width']}" for language, size in RESULTS_RUNS],
+)
+def test_the_results_dialog_passes_axe(
+    live_server, page: Page, context, axe_source: str, language: str, viewport: dict
+):
+    """Signed in, a win of an open deal sent from this device's outbox (as the game sends one) and
+    verified: the Results chip opens the list with its verdict."""
+    player = make_player("mei")
+    sign_in(context, live_server.url, player)
+    choose_language(context, live_server.url, language)
+    page.set_viewport_size(viewport)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/play/{CODE}")
+    page.wait_for_selector(READY)
+    page.evaluate(
+        """([code, log]) => import("/static/frontend/js/sync.js").then((sync) => {
+            const times = log.split(" ").map((_, i) => 200 * (i + 1));
+            sync.enqueueResult({client_id: crypto.randomUUID(), code, log, move_times_ms: times,
+                duration_ms: times.at(-1) + 300, finished_at: new Date().toISOString(),
+                client_version: "test", rules: "classic", won: true, moves: times.length});
+            dispatchEvent(new Event("online"));  // the page sends waiting results at once
+        })""",
+        [CODE, " ".join(TOKENS)],
+    )
+    page.wait_for_function(
+        f"""() => {{ const entries = JSON.parse(localStorage.getItem('{OUTBOX_KEY}') ?? '[]');
+                    return entries.length === 1 && entries[0].state === 'verified'; }}""",
+        timeout=15_000,
+    )
+    expect(page.locator("[data-results-chip]")).to_be_visible()
+    check_dialog(page, axe_source, "results", f"the Results dialog ({language}, {viewport['width']} px wide)")
+
+
+# Other pages in the other languages: server-rendered words, and the scripts' catalogs.
+LANGUAGE_PAGES = [
+    ("ms", "/leaderboard", PAGE_READY),
+    ("ms", "/accounts/password/reset/", "main form"),
+    ("hi", "/help", "main h1"),
+    ("hi", "/accounts/login/", "main form"),
+    ("tl", "/accounts/signup/", "main form"),
+    ("tl", "/leaderboard?deals=open", PAGE_READY),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "path", "ready"),
+    LANGUAGE_PAGES,
+    ids=[f"{language}-{path}" for language, path, _ in LANGUAGE_PAGES],
+)
+def test_pages_in_other_languages_pass_axe(
+    live_server, page: Page, context, axe_source: str, language: str, path: str, ready: str
+):
+    seed_boards()
+    choose_language(context, live_server.url, language)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}{path}")
+    page.wait_for_selector(ready)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, f"{path} ({language}, {PHONE['width']} px wide)")
 
 
 # --- layout shift while loading ------------------------------------------------------------------

@@ -481,6 +481,7 @@ def test_daily_and_shared_journey_the_daily_deal_with_hidden_cards_and_a_shared_
     # Its board on /leaderboard; a second game of it the same day is refused, saying why.
     page.goto(f"{url}/leaderboard")
     ready(page)
+    page.locator('[data-daily="classic"]').get_by_role("button", name="Board").click()
     row = row_of(page, '[data-board="daily"]', player)
     expect(row).to_have_count(1)
     expect(row).to_have_attribute("data-rank", "1")

@@ -165,6 +165,8 @@ def test_leaderboard_tabs_hidden_and_open_deals_around_me_daily_deals_and_a_deal
         expect(card.get_by_role("link", name="Play")).to_have_attribute("href", f"/?daily={rules}")
         assert code not in page.content()
     daily_board = page.locator('[data-board="daily"]')
+    expect(daily_board).to_be_hidden()  # until asked for: shown at once, it would shift the page
+    page.locator('[data-daily="classic"]').get_by_role("button", name="Board").click()
     expect(daily_board).to_have_attribute("data-rules", "classic")
     expect(page.locator("[data-daily-board-title]")).to_contain_text("Classic daily deal, ")
     expect(daily_board.locator(".board-message")).to_contain_text("No win on today's Classic daily deal yet")

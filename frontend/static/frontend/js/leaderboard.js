@@ -180,7 +180,8 @@ class LeaderboardPage {
     const minutes = Math.floor(left / 60_000) % 60;
     $("[data-daily-when]").textContent = t("leaderboard.dailyWhen", { date: daily.date, hours, minutes });
     // Each daily deal is played as a hidden-card game (/?daily=<rules>), so no code is shown
-    // before the day is over; its board is the day's daily board, shown below the cards.
+    // before the day is over; its board is the day's daily board, shown below the cards when
+    // asked for (shown at once it would push the boards below down as the page loads).
     container.replaceChildren(
       ...daily.deals.map((deal) =>
         el(
@@ -202,14 +203,16 @@ class LeaderboardPage {
       for (const button of $$("[data-daily-board]", container)) button.setAttribute("aria-pressed", String(button.dataset.dailyBoard === deal.rules));
       const board = $('[data-board="daily"]');
       board.dataset.rules = deal.rules;
-      $("[data-daily-board-title]").textContent = t("leaderboard.dailyBoard", { rules: RULE_NAMES[deal.rules], date: daily.date });
+      board.hidden = false;
+      const title = $("[data-daily-board-title]");
+      title.textContent = t("leaderboard.dailyBoard", { rules: RULE_NAMES[deal.rules], date: daily.date });
+      title.hidden = false;
       return showBoard(board, `${deal.leaderboard_url}&page_size=${DAILY_PAGE_SIZE}`, {
         me: this.account,
         empty: t("leaderboard.emptyDaily", { rules: RULE_NAMES[deal.rules] }),
       });
     };
     for (const button of $$("[data-daily-board]", container)) button.addEventListener("click", () => showDaily(button.dataset.dailyBoard));
-    await showDaily("classic");
     return answer;
   }
 }
