@@ -7,8 +7,8 @@ or in, with results made through the real services), then:
 - axe-core (npm, pinned in package-lock.json; `make test` installs it) checks the page as it is
   once ready, every rule of its default set, with no rule turned off and no element left out;
   on the table, each of its dialogs once open (Game…, Aids, Help, the confirm dialog, Results,
-  the win banner) and each step of the walkthrough, in English at 1366 and 360 px and in the
-  other languages (ms, hi, tl) at 360 px, with a few other pages in each of them;
+  the win banner) and each step of the walkthrough, in all four languages at 1366 and 360 px,
+  with a few other pages in each of them;
 - every console error and uncaught error fails the test (conftest's `page_problems`, which also
   catches CSP violations and requests outside this machine);
 - a PerformanceObserver registered before the page's first byte sums its layout shifts (those
@@ -330,7 +330,7 @@ def check_dialog(page: Page, axe_source: str, name: str, what: str) -> None:
     expect(dialog).to_be_hidden()
 
 
-TABLE_DIALOG_RUNS = [("en", DESKTOP), ("en", PHONE), ("ms", PHONE), ("hi", PHONE), ("tl", PHONE)]
+TABLE_DIALOG_RUNS = [(language, size) for language in LANGUAGES for size in (DESKTOP, PHONE)]
 
 
 @pytest.mark.parametrize(
@@ -377,7 +377,7 @@ def test_the_walkthrough_and_the_tables_dialogs_pass_axe(
         check_dialog(page, axe_source, name, f"the {name} dialog {where}")
 
 
-RESULTS_RUNS = [("en", DESKTOP), ("en", PHONE), ("ms", PHONE), ("hi", DESKTOP), ("tl", PHONE)]
+RESULTS_RUNS = [(language, size) for language in LANGUAGES for size in (DESKTOP, PHONE)]
 
 
 @pytest.mark.parametrize(
@@ -448,10 +448,14 @@ def test_pages_in_other_languages_pass_axe(
 # --- layout shift while loading ------------------------------------------------------------------
 
 CLS_PAGES = [
-    ("/", READY, DESKTOP, False),
-    ("/", READY, PHONE, False),
-    ("/leaderboard", PAGE_READY, DESKTOP, False),
-    ("/me", PAGE_READY, DESKTOP, True),
+    (path, ready, size, signed_in)
+    for path, ready, signed_in in [
+        ("/", READY, False),
+        ("/leaderboard", PAGE_READY, False),
+        ("/me", PAGE_READY, True),
+        ("/help", "main h1", False),
+    ]
+    for size in (DESKTOP, PHONE)
 ]
 
 
