@@ -191,12 +191,14 @@ def wait_for_http(port: int, web: subprocess.Popen, log_path: Path, timeout: flo
 def start_web(
     env: dict[str, str], *, port: int, workers: int, threads: int, log_name: str
 ) -> subprocess.Popen:
-    """gunicorn as deployed (yukon_site/gunicorn_conf.py), access log off; once it answers."""
+    """gunicorn as deployed (yukon_site/gunicorn_conf.py), once it answers. Its access log too:
+    the configuration's logging writes a JSON line a request (to `log_name` in var/), whatever
+    `--access-logfile` says."""
     LOG_DIR.mkdir(exist_ok=True)
     web_env = {**env, "GUNICORN_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                "GUNICORN_THREADS": str(threads)}  # fmt: skip
-    web = start([sys.executable, "-m", "gunicorn", "-c", "python:yukon_site.gunicorn_conf", "yukon_site.wsgi",
-                 "--access-logfile", "/dev/null"], web_env, LOG_DIR / log_name)  # fmt: skip
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:yukon_site.gunicorn_conf", "yukon_site.wsgi"]
+    web = start(command, web_env, LOG_DIR / log_name)
     try:
         wait_for_http(port, web, LOG_DIR / log_name)
     except BaseException:

@@ -26,7 +26,7 @@ class IssuedGameAdmin(admin.ModelAdmin):
     raw_id_fields = ("user",)
     readonly_fields = (
         "code", "rules", "deal_number", "issued_at", "finished_at",
-        "hidden", "secret", "commitment", "recorded_log", "recorded_times_ms",
+        "hidden", "secret", "commitment", "recorded_log", "recorded_times_ms", "revealed", "daily_date",
     )  # fmt: skip
 
 

@@ -101,7 +101,7 @@ class GameRevealApi(APIView):
         serializer = self.GameRevealInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            reveal = game_reveal(user=request.user, game_id=game_id, **serializer.validated_data)
+            revealed = game_reveal(user=request.user, game_id=game_id, **serializer.validated_data)
         except GameServiceError as error:
             return refusal_response(error)
-        return Response(RevealOutputSerializer(reveal).data)
+        return Response(RevealOutputSerializer(revealed).data)

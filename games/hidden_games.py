@@ -8,6 +8,8 @@ A game is issued by `games.services.game_issue(hidden=True)`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -32,10 +34,35 @@ class NothingExposed(GameServiceError):
     code = "nothing_exposed"
 
 
+@dataclass(frozen=True)
+class RevealedCard:
+    """A face-down card told to the player: its place, its name (like TD), and the length of the
+    log that turned it up. What a reveal answers; a game's row keeps a copy of each
+    (`IssuedGame.revealed`, as `to_dict()`) beside its Reveal row."""
+
+    column: int
+    depth: int
+    card: str
+    prefix_length: int
+
+    @property
+    def place(self) -> Place:
+        return Place(self.column, self.depth)
+
+    def to_dict(self) -> dict:
+        """The Reveal row's fields of the same names: {"column", "depth", "card", "prefix_length"}."""
+        return {
+            "column": self.column,
+            "depth": self.depth,
+            "card": self.card,
+            "prefix_length": self.prefix_length,
+        }
+
+
 # --- Replaying a log without the face-down cards it has not turned up ---------------------------
 
 
-def hidden_game_position(game: IssuedGame, reveals: list[Reveal]) -> HiddenCardGame:
+def hidden_game_position(game: IssuedGame, reveals: Iterable[Reveal | RevealedCard]) -> HiddenCardGame:
     """The game at its deal as its player knows it: the face-up cards and the cards revealed."""
     return Game.from_visible(visible_deal(game.code), {(r.column, r.depth): r.card for r in reveals})
 
@@ -74,9 +101,10 @@ def _exposed_place(position: HiddenCardGame, tokens: list[str]) -> Place:
 def _game_open_locked(*, user, game_id: int, now: datetime | None) -> tuple[IssuedGame, datetime]:
     """The player's hidden-card game that still accepts play, its row locked until the commit;
     and the time of the receipt, read once the lock is held (so reveals are recorded in order)."""
-    game = IssuedGame.objects.select_for_update().filter(pk=game_id, user=user, hidden=True).first()
-    if game is None:
-        raise GameNotFound(f"you hold no hidden-card game {game_id}")
+    try:
+        game = IssuedGame.objects.select_for_update().get(pk=game_id, user=user, hidden=True)
+    except IssuedGame.DoesNotExist:
+        raise GameNotFound(f"you hold no hidden-card game {game_id}") from None
     now = now or timezone.now()
     if game.state != IssuedGame.State.ISSUED:
         raise GameAlreadyUsed(f"game {game_id} is {game.state}: it reveals no more cards")
@@ -87,7 +115,7 @@ def _game_open_locked(*, user, game_id: int, now: datetime | None) -> tuple[Issu
 
 def game_reveal(
     *, user, game_id: int, log: str, move_times_ms: list[int], now: datetime | None = None
-) -> Reveal:
+) -> RevealedCard:
     """The card that the last move of `log` turns up in the player's hidden-card game.
 
     The log is replayed from the visible deal and the cards revealed so far, so every card it
@@ -96,6 +124,9 @@ def game_reveal(
     already revealed is answered again and nothing changes; the log may then also be a start
     of the recorded prefix. Refusals: SubmissionInvalid (field errors, an illegal token),
     GameNotFound, GameAlreadyUsed (finished, expired), PrefixConflict, NothingExposed.
+
+    Three statements in the transaction: the locked read of the game's row (which holds the
+    cards revealed so far), the Reveal row, the game's row written back.
     """
     tokens, errors = log_and_times_errors(log=log, times=move_times_ms)
     if errors:
@@ -104,9 +135,9 @@ def game_reveal(
         game, now = _game_open_locked(user=user, game_id=game_id, now=now)
         if problem := prefix_conflict(game, tokens=tokens, times=move_times_ms, must_extend=False):
             raise PrefixConflict(problem)
-        reveals = list(game.reveals.all())
-        place = _exposed_place(hidden_game_position(game, reveals), tokens)
-        known = next((r for r in reveals if (r.column, r.depth) == place), None)
+        revealed = [RevealedCard(**entry) for entry in game.revealed]
+        place = _exposed_place(hidden_game_position(game, revealed), tokens)
+        known = next((card for card in revealed if card.place == place), None)
         if known is not None:
             return known
         recorded = len(game.recorded_log.split())
@@ -115,19 +146,13 @@ def game_reveal(
                 f"the log has {len(tokens)} tokens, no more than the {recorded} the server has recorded "
                 "for this game: a new card is revealed only to a log that extends them"
             )
-        reveal = Reveal.objects.create(
-            game=game,
-            column=place.column,
-            depth=place.depth,
-            card=CARD_NAMES[dealt_card(game.code, place)],
-            prefix_length=len(tokens),
-            page_time_ms=move_times_ms[-1],
-            received_at=now,
-        )
+        new = RevealedCard(*place, card=CARD_NAMES[dealt_card(game.code, place)], prefix_length=len(tokens))
+        Reveal.objects.create(game=game, **new.to_dict(), page_time_ms=move_times_ms[-1], received_at=now)
         game.recorded_log = " ".join(tokens)
         game.recorded_times_ms = move_times_ms
-        game.save(update_fields=["recorded_log", "recorded_times_ms"])
-    return reveal
+        game.revealed = [*game.revealed, new.to_dict()]
+        game.save(update_fields=["recorded_log", "recorded_times_ms", "revealed"])
+    return new
 
 
 # --- Reads --------------------------------------------------------------------------------------

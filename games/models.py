@@ -39,6 +39,9 @@ class IssuedGame(models.Model):
     # The log the server has replayed so far (to the last reveal) and the page's times at its tokens.
     recorded_log = models.TextField(blank=True, default="")
     recorded_times_ms = models.JSONField(default=list, blank=True)
+    # A copy of its Reveal rows, written with each in one transaction, in the order of the log:
+    # [{"column", "depth", "card", "prefix_length"}, …]. A reveal replays from the locked row alone.
+    revealed = models.JSONField(default=list, blank=True)
     # The UTC day whose daily deal this hidden-card game is (one a player, rule set and day;
     # leaderboard.services.daily_game_issue), else null. Its code stays unpublished until that
     # day is over, even once the game is finished (games.selectors.game_code_public).

@@ -13,7 +13,7 @@ from hidden_helpers import exposing_prefixes, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
 from games.engine import CARD_NAMES, Game, dealt_card, verify
-from games.hidden_games import game_reveal
+from games.hidden_games import RevealedCard, game_reveal
 from games.models import IssuedGame, Reveal
 from games.services import GameServiceError, PrefixConflict, game_issue
 
@@ -363,12 +363,13 @@ def test_two_diverging_reveals_at_once_never_interleave(make_player):
 
     answers = reveal_in_threads(game, [TURNS_UP_COLUMN_2, TURNS_UP_COLUMN_3])
 
-    (won,) = [answer for answer in answers if isinstance(answer, Reveal)]
+    (won,) = [answer for answer in answers if isinstance(answer, RevealedCard)]
     (lost,) = [answer for answer in answers if isinstance(answer, GameServiceError)]
     assert isinstance(lost, PrefixConflict)
     game.refresh_from_db()
     assert game.recorded_log == (TURNS_UP_COLUMN_2 if won.column == 1 else TURNS_UP_COLUMN_3)
-    assert list(Reveal.objects.filter(game=game).values_list("pk", flat=True)) == [won.pk]
+    assert list(Reveal.objects.filter(game=game).values_list("column", "depth")) == [won.place]
+    assert game.revealed == [won.to_dict()]
 
 
 def test_a_reveal_on_one_game_leaves_the_others_alone(api, player, game):
