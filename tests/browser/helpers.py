@@ -250,6 +250,19 @@ def _is_last_card(game: Game, card: int) -> bool:
     return any(column and column[-1] == card for column in game.columns)
 
 
+def walkthrough_move(page: Page, game: Game, token: str) -> None:
+    """The walkthrough's move as a player makes it: a tap for a foundation, else tap and tap."""
+    move = Move.parse(token)
+    name = token.split(">")[0]
+    if move.dest == FOUNDATION:
+        tap_card(page, name)
+    else:
+        page.mouse.click(*card_point(page, name))
+        page.mouse.click(*column_point(page, move.dest + 1))
+    game.push(move)
+    wait_for_moves(page, game.moves_made)
+
+
 def wait_for_moves(page: Page, moves: int) -> None:
     expect(page.locator(BAR)).to_have_attribute("data-moves", str(moves))
 

@@ -26,8 +26,6 @@ from helpers import (
     READY,
     TABLE,
     WIN,
-    card_point,
-    column_point,
     issue_only,
     make_player,
     open_game,
@@ -35,14 +33,14 @@ from helpers import (
     play_token,
     recorded_win,
     sign_in,
-    tap_card,
     wait_for_moves,
     wait_until_hidden_ranked,
+    walkthrough_move,
     winning_game,
 )
 from playwright.sync_api import Page, expect
 
-from games.engine import Game, Move
+from games.engine import Game
 
 pytestmark = pytest.mark.browser
 
@@ -305,20 +303,6 @@ def choose_language(context, base_url: str, language: str) -> None:
     context.add_cookies([{"name": "django_language", "value": language, "url": base_url}])
 
 
-def make_move(page: Page, game: Game, token: str) -> None:
-    """The walkthrough's move as a player makes it (test_help's): a tap for a foundation, else
-    tap and tap."""
-    move = Move.parse(token)
-    name = token.split(">")[0]
-    if move.dest == 7:
-        tap_card(page, name)
-    else:
-        page.mouse.click(*card_point(page, name))
-        page.mouse.click(*column_point(page, move.dest + 1))
-    game.push(move)
-    wait_for_moves(page, game.moves_made)
-
-
 def check_dialog(page: Page, axe_source: str, name: str, what: str) -> None:
     """Opens the table's dialog `name` with its button, checks it once open, closes it (Esc)."""
     dialog = page.locator(f'[data-dialog="{name}"]')
@@ -357,7 +341,7 @@ def test_the_walkthrough_and_the_tables_dialogs_pass_axe(
         expect(tour).to_have_attribute("data-step", str(number))
         settle(page, 0.2)
         assert_no_axe_violation(page, axe_source, f"step {number} of the walkthrough {where}")
-        make_move(page, game, token)
+        walkthrough_move(page, game, token)
     expect(tour).to_have_attribute("data-step", "done")
     settle(page, 0.2)
     assert_no_axe_violation(page, axe_source, f"the walkthrough's last word {where}")

@@ -16,6 +16,7 @@ from helpers import (
     tap_column,
     wait_for_moves,
     wait_for_the_worker,
+    walkthrough_move,
 )
 from playwright.sync_api import Page, expect
 
@@ -113,19 +114,6 @@ def step_text(page: Page) -> str:
     return page.locator("[data-tour-text]").text_content()
 
 
-def make_move(page: Page, game: Game, token: str) -> None:
-    """The walkthrough's move as a player makes it: a tap for a foundation, else tap and tap."""
-    move = Move.parse(token)
-    name = token.split(">")[0]
-    if move.dest == 7:
-        tap_card(page, name)
-    else:
-        page.mouse.click(*card_point(page, name))
-        page.mouse.click(*column_point(page, move.dest + 1))
-    game.push(move)
-    wait_for_moves(page, game.moves_made)
-
-
 def test_the_walkthrough_is_offered_once_and_can_be_completed(live_server, page: Page, artifacts_dir):
     page.emulate_media(reduced_motion="reduce")
     page.goto(f"{live_server.url}/")
@@ -154,7 +142,7 @@ def test_the_walkthrough_is_offered_once_and_can_be_completed(live_server, page:
             page.mouse.click(*column_point(page, 7))
             expect(page.locator(NOTICE)).to_contain_text("highlighted move")
             expect(page.locator("[data-bar]")).to_have_attribute("data-moves", "1")
-        make_move(page, game, token)
+        walkthrough_move(page, game, token)
     expect(page.locator(TOUR)).to_have_attribute("data-step", "done")
     expect(page.locator("[data-tour-text]")).to_contain_text("Well done")
     expect(page.locator('[data-tour-mark="from"]')).to_have_count(0)
@@ -190,7 +178,7 @@ def test_the_walkthrough_can_be_declined_skipped_and_started_again(live_server, 
     dialog.get_by_role("button", name="Take the tour").click()
     expect(page.locator(TOUR)).to_be_visible()
     game = Game(WALKTHROUGH_CODE)
-    make_move(page, game, WALKTHROUGH_MOVES[0])
+    walkthrough_move(page, game, WALKTHROUGH_MOVES[0])
     expect(page.locator(TOUR)).to_have_attribute("data-step", "2")
     page.screenshot(path=artifacts_dir / "walkthrough-phone.png")
     # A reload carries on at the same step.
