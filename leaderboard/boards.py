@@ -168,7 +168,7 @@ class BoardPeriod:
     ends_at: dt.datetime | None  # the end of a week or day board (UTC), else None
 
 
-def _without_open(board: str) -> str:
+def _without_kind(board: str) -> str:
     """A board key without its kind (open deals, a daily deal): the period board's shape."""
     for prefix in (f"{OPEN_PREFIX}:", f"{DAILY_PREFIX}:"):
         if board.startswith(prefix):
@@ -177,7 +177,7 @@ def _without_open(board: str) -> str:
 
 
 def board_period(board: str) -> BoardPeriod:
-    parts = _without_open(board).split(":")
+    parts = _without_kind(board).split(":")
     if parts[0] == "deal":
         return BoardPeriod("deal", None)
     if len(parts) == 2:
@@ -193,7 +193,7 @@ def board_period(board: str) -> BoardPeriod:
 
 def is_board_key(board: str) -> bool:
     """True for a well-formed board key (used by the rebuild command)."""
-    opened = _without_open(board)
+    opened = _without_kind(board)
     parts = opened.split(":")
     try:
         if parts[0] == "deal" and len(parts) == 2:  # a deal board has no open kind

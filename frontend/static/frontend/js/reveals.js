@@ -97,7 +97,7 @@ export async function recordedGame(gameId, owner) {
   const moveTimes = Array.isArray(game.move_times_ms) ? game.move_times_ms : [];
   return {
     code: null,
-    issued: { id: game.id, hidden: true, rules: game.rules, commitment: game.commitment, deal: game.deal, issued_at: game.issued_at, daily: game.daily_date ?? null, owner },
+    issued: issuedOf(game, owner),
     log: String(game.log ?? "").split(" ").filter(Boolean),
     moveTimes,
     elapsedMs: moveTimes.at(-1) ?? 0,
@@ -118,7 +118,12 @@ export async function dailyGame(rules, owner) {
   if (game.started) return (await recordedGame(game.id, owner)) ?? { refused: "unavailable" };
   return {
     code: null,
-    issued: { id: game.id, hidden: true, rules: game.rules, commitment: game.commitment, deal: game.deal, issued_at: game.issued_at, daily: game.daily_date ?? null, owner },
+    issued: issuedOf(game, owner),
     origin: "ranked",
   };
+}
+
+// A hidden-card game of the server's answer as the page keeps it (session.js's `issued`).
+function issuedOf(game, owner) {
+  return { id: game.id, hidden: true, rules: game.rules, commitment: game.commitment, deal: game.deal, issued_at: game.issued_at, daily: game.daily_date ?? null, owner };
 }
