@@ -57,6 +57,9 @@ function table(entries, me) {
   );
 }
 
+// The last request of each board's container: an earlier answer arriving later is dropped.
+const latestRequest = new WeakMap();
+
 /**
  * A board in `container`, loaded from `url`, with keyset Previous / Next from the API's links.
  * `me` marks the player's own row; `empty` is said when the board has no entry, `noEntry` when
@@ -65,7 +68,11 @@ function table(entries, me) {
 export async function showBoard(container, url, { me = null, empty = t("boards.empty"), noEntry = t("boards.noEntryMe") } = {}) {
   container.dataset.state = "loading";
   container.setAttribute("aria-busy", "true");
+  const asked = {};
+  latestRequest.set(container, asked);
   const answer = await api(url);
+  // A board asked for again meanwhile (another tab, around me) shows the later answer only.
+  if (latestRequest.get(container) !== asked) return answer;
   container.removeAttribute("aria-busy");
   if (!answer.ok) {
     container.dataset.state = "error";
