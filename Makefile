@@ -7,6 +7,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# make stack: Daphne serves the races' WebSockets (/ws/) on this port, beside gunicorn.
+ASGI_PORT ?= $(shell echo $$(($(PORT) + 1)))
 # Which pytest tests to run; the full-stack ones need REDIS_URL and PostgreSQL.
 PYTEST_ARGS ?= -m "not stack"
 # JS_TESTS=0 leaves out the JavaScript tests (CI runs them in the first pass only).
@@ -26,7 +28,7 @@ help:
 	@echo "make run    serve the game at http://$(HOST):$(PORT)/ (SQLite, no other service)"
 	@echo "make test   run every test: Python, JavaScript and browser (PYTEST_ARGS=... to select)"
 	@echo "make lint   ruff check"
-	@echo "make stack  gunicorn + Celery worker + Celery beat against DATABASE_URL and REDIS_URL"
+	@echo "make stack  gunicorn + Daphne (/ws/) + Celery worker + Celery beat against DATABASE_URL and REDIS_URL"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
@@ -52,7 +54,9 @@ $(NODE_STAMP): package-lock.json package.json
 run: $(RUNTIME_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	@echo "Yukon Online is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
-	exec $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	# Daphne's runserver (the races' WebSockets too); --nostatic: whitenoise serves static files,
+	# with the same headers and compression as in production.
+	exec $(BIN)/python manage.py runserver --nostatic $(HOST):$(PORT)
 
 test: $(DEV_STAMP) $(NODE_STAMP) chromium
 	@status=0; \
@@ -104,8 +108,10 @@ stack: $(RUNTIME_STAMP)
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	@mkdir -p var
 	@trap 'kill $$(jobs -p) 2>/dev/null; wait' EXIT INT TERM; \
+	export WEBSOCKET_ORIGIN=$${WEBSOCKET_ORIGIN-http://$(HOST):$(ASGI_PORT)}; \
 	GUNICORN_BIND=$${GUNICORN_BIND:-$(HOST):$(PORT)} \
 		$(BIN)/gunicorn -c python:yukon_site.gunicorn_conf yukon_site.wsgi & \
+	$(BIN)/daphne -b $(HOST) -p $(ASGI_PORT) yukon_site.asgi:application & \
 	$(BIN)/celery -A yukon_site worker --loglevel INFO & \
 	$(BIN)/celery -A yukon_site worker -Q solver -c 1 --hostname solver@%h --loglevel INFO & \
 	$(BIN)/celery -A yukon_site beat --loglevel INFO --schedule var/celerybeat-schedule & \

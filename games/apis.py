@@ -27,7 +27,7 @@ from games.game_serializers import (
     IssuedGameOutputSerializer,
     held_game_data,
 )
-from games.hidden_games import NothingExposed
+from games.hidden_games import GameNotStarted, NothingExposed
 from games.models import IssuedGame, RulesChoice
 from games.selectors import (
     issued_games_unplayed,
@@ -60,6 +60,7 @@ ERROR_STATUS = {
     TooManyUnplayedGames: status.HTTP_409_CONFLICT,
     PrefixConflict: status.HTTP_409_CONFLICT,
     NothingExposed: status.HTTP_400_BAD_REQUEST,
+    GameNotStarted: status.HTTP_409_CONFLICT,
 }
 
 

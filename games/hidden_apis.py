@@ -85,7 +85,7 @@ class GameRevealApi(APIView):
             409: OpenApiResponse(
                 REFUSAL,
                 description="`prefix_conflict`: the log does not extend the recorded prefix; `game_used`: "
-                "the game is finished or expired.",
+                "the game is finished or expired; `game_not_started`: a race's game before its start.",
             ),
             429: THROTTLED,
         },

@@ -1,13 +1,16 @@
 """Hidden-card ranked games (docs/security.md, "Hidden-card games"): the server keeps the deal and
 tells each face-down card when the player's log turns it up.
 
-Writes: `game_reveal`. Reads: `game_get_for_owner`, `game_known_deal`. Checks of a finished
+Writes: `game_reveal`, and for contest games `game_progress_record` (a log replayed without a
+reveal, for the figures a race shows) and `game_result_from_record` (a seat settled from its
+recorded prefix). Reads: `game_get_for_owner`, `game_known_deal`. Checks of a finished
 game's result, called by the verification's judge: `hidden_game_problem`.
 A game is issued by `games.services.game_issue(hidden=True)`.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +35,12 @@ from games.services import (
 
 class NothingExposed(GameServiceError):
     code = "nothing_exposed"
+
+
+class GameNotStarted(GameServiceError):
+    """A race's game before its countdown ends: it is issued for the race's start."""
+
+    code = "game_not_started"
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,8 @@ def _game_open_locked(*, user, game_id: int, now: datetime | None) -> tuple[Issu
     except IssuedGame.DoesNotExist:
         raise GameNotFound(f"you hold no hidden-card game {game_id}") from None
     now = now or timezone.now()
+    if now < game.issued_at:
+        raise GameNotStarted(f"game {game_id} starts at {game.issued_at.isoformat()}: wait for the start")
     if game.state != IssuedGame.State.ISSUED:
         raise GameAlreadyUsed(f"game {game_id} is {game.state}: it reveals no more cards")
     if game.issued_at < game_expiry_cutoff(now=now):
@@ -153,6 +164,92 @@ def game_reveal(
         game.revealed = [*game.revealed, new.to_dict()]
         game.save(update_fields=["recorded_log", "recorded_times_ms", "revealed"])
     return new
+
+
+# --- Progress of contest games -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A hidden-card game's figures at the end of a replayed log: what a race tells the room."""
+
+    moves: int
+    foundation_cards: int
+    time_ms: int
+    won: bool
+
+
+def game_progress_record(
+    *, user, game_id: int, log: str, move_times_ms: list[int], now: datetime | None = None
+) -> Progress:
+    """Replay the player's log of a hidden-card game from the visible deal and the cards revealed
+    to it, record it as the game's prefix, and answer its figures (never the page's word).
+
+    The log must extend the recorded prefix (PrefixConflict); a log shorter than it is a message
+    overtaken by a later one and changes nothing. A last move that turns up a card not yet
+    revealed counts in the figures, but is recorded only with its reveal (`game_reveal` then
+    extends the record). Refusals: SubmissionInvalid (field errors, an illegal token, a move on
+    after an unrevealed card), GameNotFound, GameAlreadyUsed, PrefixConflict.
+    """
+    tokens, errors = log_and_times_errors(log=log, times=move_times_ms) if log.strip() else ([], {})
+    if errors:
+        raise SubmissionInvalid(errors)
+    with transaction.atomic():
+        game, now = _game_open_locked(user=user, game_id=game_id, now=now)
+        if problem := prefix_conflict(game, tokens=tokens, times=move_times_ms, must_extend=False):
+            raise PrefixConflict(problem)
+        recorded = len(game.recorded_log.split())
+        if len(tokens) < recorded:
+            tokens, move_times_ms = game.recorded_log.split(), list(game.recorded_times_ms)
+        position = hidden_game_position(game, [RevealedCard(**entry) for entry in game.revealed])
+        if error := _play(position, tokens):
+            raise SubmissionInvalid({"log": [error]})
+        keep = len(tokens) - 1 if position.awaiting_reveal is not None else len(tokens)
+        if keep > recorded:
+            game.recorded_log = " ".join(tokens[:keep])
+            game.recorded_times_ms = move_times_ms[:keep]
+            game.save(update_fields=["recorded_log", "recorded_times_ms"])
+    return Progress(
+        moves=position.moves_made,
+        foundation_cards=position.foundation_cards,
+        time_ms=move_times_ms[-1] if move_times_ms else 0,
+        won=position.is_won(),
+    )
+
+
+def game_result_from_record(*, game_id: int, now: datetime | None = None) -> Submission | None:
+    """Settle a player's unfinished hidden-card game from the prefix the server recorded: the
+    game finished and that log stored as its result, a normal pending submission that the same
+    replay verifies (a race's seat that left, dropped out or ran out of time). None when the
+    game has a result already."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        open_games = IssuedGame.objects.select_for_update().filter(state=IssuedGame.State.ISSUED)
+        game = open_games.filter(pk=game_id).first()
+        if game is None:
+            return None
+        times = list(game.recorded_times_ms)
+        submission = Submission.objects.create(
+            client_id=uuid.uuid4(),
+            user_id=game.user_id,
+            game=game,
+            code=game.code,
+            rules=game.rules,
+            ranked=True,
+            log=game.recorded_log,
+            move_times_ms=times,
+            duration_ms=times[-1] if times else 0,
+            client_finished_at=now,
+            client_version="server: recorded prefix",
+            body_hash="",
+            received_at=now,
+        )
+        game.state, game.finished_at = IssuedGame.State.FINISHED, now
+        game.save(update_fields=["state", "finished_at"])
+        from games.verification import submissions_verify_soon
+
+        transaction.on_commit(submissions_verify_soon, robust=True)
+    return submission
 
 
 # --- Reads --------------------------------------------------------------------------------------

@@ -5,6 +5,9 @@
 - ``LEADERBOARD_PLAYER_REBUILD(user_id=...)`` is called inside the transaction after anything
   that changes which results count for a player (void, suspension, deletion, a new verdict).
 
+- ``CONTEST_RESULTS_HOOK(game_ids=[...])`` is called after the commit that stored or settled a
+  result of a contest game (a race's seat), so that the contest can move on.
+
 An empty setting switches the call off.
 """
 
@@ -30,3 +33,9 @@ def player_entries_rebuild(*, user_id: int) -> None:
     if not settings.LEADERBOARD_PLAYER_REBUILD:
         return
     import_string(settings.LEADERBOARD_PLAYER_REBUILD)(user_id=user_id)
+
+
+def contest_results_changed(*, game_ids: list[int]) -> None:
+    if not settings.CONTEST_RESULTS_HOOK or not game_ids:
+        return
+    import_string(settings.CONTEST_RESULTS_HOOK)(game_ids=game_ids)

@@ -46,6 +46,12 @@ class IssuedGame(models.Model):
     # leaderboard.services.daily_game_issue), else null. Its code stays unpublished until that
     # day is over, even once the game is finished (games.selectors.game_code_public).
     daily_date = models.DateField(null=True, blank=True)
+    # A game of a contest between players on one deal ("race"; games.services.contest_games_issue):
+    # taken up only through its contest, ranked by it alone, on no leaderboard board.
+    contest = models.CharField(max_length=9, blank=True, default="")
+    # Its code (and secret) stay unpublished even once it is finished, until the contest clears
+    # this: a race publishes its deal when the whole race is over, not when one seat finishes.
+    code_sealed = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["user", "state"])]

@@ -37,12 +37,13 @@ def day_end(day: date) -> datetime:
 
 def game_code_public(game: IssuedGame | None, *, now: datetime | None = None) -> bool:
     """May answers name this game's code (a hidden-card game's secret too)? A game issued with
-    its code, or none (a result by code): yes. A hidden-card game: once it is finished, and a
-    daily deal's only once its day is over too, so that no one who has finished it can pass the
+    its code, or none (a result by code): yes. A hidden-card game: once it is finished and not
+    sealed by its contest (a race, until the race is over), and a daily deal's only once its
+    day is over too, so that no one who has finished it can pass the
     deal to players still playing it (docs/security.md, "Hidden-card games")."""
     if game is None or not game.hidden:
         return True
-    if game.state != IssuedGame.State.FINISHED:
+    if game.state != IssuedGame.State.FINISHED or game.code_sealed:
         return False
     return game.daily_date is None or (now or timezone.now()) >= day_end(game.daily_date)
 
@@ -57,12 +58,14 @@ def issued_games_unplayed(
 ) -> QuerySet[IssuedGame]:
     """The player's issued games that still accept a result (unplayed, unexpired), oldest first:
     the nearest to expiry first, and the least likely to sit in another device's pool. Not their
-    daily-deal games: those are taken up through the daily deal (POST /api/daily/games/)."""
+    daily-deal games nor contest games: those are taken up through the daily deal
+    (POST /api/daily/games/) or their race."""
     games = IssuedGame.objects.filter(
         user=user,
         state=IssuedGame.State.ISSUED,
         issued_at__gte=game_expiry_cutoff(now=now),
         daily_date__isnull=True,
+        contest="",
     )
     if rules is not None:
         games = games.filter(rules=rules)

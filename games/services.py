@@ -130,7 +130,7 @@ def game_issue(
             user=user, state=IssuedGame.State.ISSUED, issued_at__lt=game_expiry_cutoff(now=now)
         ).update(state=IssuedGame.State.EXPIRED)
         held = IssuedGame.objects.filter(
-            user=user, state=IssuedGame.State.ISSUED, hidden=hidden, daily_date__isnull=True
+            user=user, state=IssuedGame.State.ISSUED, hidden=hidden, daily_date__isnull=True, contest=""
         ).count()
         room = 1 if daily_date is not None else limit - held
         if room <= 0:
@@ -155,6 +155,38 @@ def game_issue(
                 )
             )
         return IssuedGame.objects.bulk_create(games)  # PostgreSQL and SQLite set the ids
+
+
+def contest_games_issue(*, users, rules: str, contest: str, issued_at: datetime) -> list[IssuedGame]:
+    """One hidden-card game of one new random deal for each of `users` (a race's seats): the same
+    code, secret and commitment, issued at `issued_at` (the race's start, so every page's clock
+    and the server's start together). Outside GAMES_MAX_UNPLAYED; their code stays sealed until
+    the contest publishes it (`contest_games_unseal`)."""
+    number = next(random_deal_numbers())
+    code = format_code(Rules(rules), number)
+    secret = deal_secret()
+    commitment = deal_commitment(code=code, secret=secret)
+    games = [
+        IssuedGame(
+            user=user,
+            code=code,
+            rules=rules,
+            deal_number=number,
+            issued_at=issued_at,
+            hidden=True,
+            secret=secret,
+            commitment=commitment,
+            contest=contest,
+            code_sealed=True,
+        )
+        for user in users
+    ]
+    return IssuedGame.objects.bulk_create(games)
+
+
+def contest_games_unseal(*, game_ids: Iterable[int]) -> int:
+    """Publish the deal of these contest games (their code and secret), finished or not."""
+    return IssuedGame.objects.filter(pk__in=list(game_ids), code_sealed=True).update(code_sealed=False)
 
 
 def games_expire(*, now: datetime | None = None) -> int:
@@ -296,11 +328,14 @@ def submission_create(*, user, data: SubmissionInput, now: datetime | None = Non
 
 def _store(*, user, data: SubmissionInput, game_code: GameCode | None, body_hash: str, now) -> Submission:
     if data.game_id is not None:
-        code, rules, hidden = _game_take(
+        code, rules, hidden, contest = _game_take(
             game_id=data.game_id, user=user, finished_at=data.finished_at, now=now
         )
         if hidden:
             _recorded_prefix_check(game_id=data.game_id, data=data)
+        if contest:
+            game_ids = [data.game_id]
+            transaction.on_commit(lambda: hooks.contest_results_changed(game_ids=game_ids), robust=True)
     else:
         code, rules = str(game_code), game_code.rules.value
     return Submission.objects.create(
@@ -329,15 +364,15 @@ def _recorded_prefix_check(*, game_id: int, data: SubmissionInput) -> None:
         raise PrefixConflict(problem)
 
 
-def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> tuple[str, str, bool]:
-    """Mark the player's issued, unused game finished; its (code, rules, hidden). One UPDATE … RETURNING
-    (it locks the row until the commit); only a refusal reads the game to say why."""
+def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> tuple[str, str, bool, str]:
+    """Mark the player's issued, unused game finished; its (code, rules, hidden, contest). One
+    UPDATE … RETURNING (it locks the row until the commit); only a refusal reads the game to say why."""
     skew = timedelta(milliseconds=settings.SUBMISSION_CLOCK_SKEW_MS)
     state = IssuedGame.State
     sql = (
         f"UPDATE {connection.ops.quote_name(IssuedGame._meta.db_table)} SET state = %s, finished_at = %s "
         "WHERE id = %s AND user_id = %s AND state = %s AND issued_at <= %s AND issued_at >= %s "
-        "RETURNING code, rules, hidden"
+        "RETURNING code, rules, hidden, contest"
     )
     adapt = connection.ops.adapt_datetimefield_value
     cutoff = game_expiry_cutoff(now=now)  # expired, even before the hourly task marks it so
@@ -348,8 +383,8 @@ def _game_take(*, game_id: int, user, finished_at: datetime, now: datetime) -> t
         )
         taken = cursor.fetchone()
     if taken is not None:
-        code, rules, hidden = taken
-        return code, rules, bool(hidden)  # SQLite answers 0 or 1
+        code, rules, hidden, contest = taken
+        return code, rules, bool(hidden), contest  # SQLite answers 0 or 1 for hidden
     game = IssuedGame.objects.filter(pk=game_id).first()
     if game is None:
         raise GameNotFound(f"no game {game_id} was issued")

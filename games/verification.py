@@ -302,6 +302,8 @@ def _settle(
                 by_id[submission_id].ranks = ranks
             deals_par_request(codes=[submission.code for submission in counted])
         _verdicts_store(submissions)
+        if contest_games := [s.game_id for s in submissions if s.game_id is not None and s.game.contest]:
+            transaction.on_commit(lambda: hooks.contest_results_changed(game_ids=contest_games), robust=True)
     for submission in submissions:
         logger.info(
             "submission settled",

@@ -440,10 +440,11 @@ class ReplayDetailApi(APIView):
         moves = serializers.IntegerField()
         duration_ms = serializers.IntegerField()
         ranked = serializers.BooleanField()
+        won = serializers.BooleanField(help_text="false only for a race's game that was not won")
         achieved_at = serializers.DateTimeField()
 
     @extend_schema(
-        operation_id="replay_detail", summary="Watch a verified win", responses={200: OutputSerializer}
+        operation_id="replay_detail", summary="Watch a verified win (or a race's game once the race is over)", responses={200: OutputSerializer}
     )
     def get(self, request, submission_id: int):
         viewer = request.user.pk if request.user.is_authenticated else None
@@ -452,7 +453,9 @@ class ReplayDetailApi(APIView):
         except ReplayHidden as hidden:
             return Response(
                 {
-                    "detail": "This daily-deal win can be watched when the day is over.",
+                    "detail": "This daily-deal win can be watched when the day is over."
+                    if hidden.until
+                    else "This race's games can be watched when the race is over.",
                     "available_at": _iso(hidden.until),
                 },
                 status=status.HTTP_403_FORBIDDEN,
@@ -471,6 +474,7 @@ class ReplayDetailApi(APIView):
             "moves": submission.moves,
             "duration_ms": submission.duration_ms,
             "ranked": submission.ranked,
+            "won": bool(submission.won),
             "achieved_at": _iso(submission.received_at.replace(microsecond=0)),
         }
         return Response(data)

@@ -335,7 +335,7 @@ def player_best_results(*, user) -> dict[str, Submission | None]:
         voided=False,
         won=True,
         assisted=False,
-    )
+    ).exclude(game__contest__gt="")  # a race's win counts on the races' rating only
     best_first = ("-score", "received_at", "pk")
     return {rules: wins.filter(rules=rules).order_by(*best_first).first() for rules in RULES}
 

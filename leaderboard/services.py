@@ -36,7 +36,8 @@ ENTRY_FIELDS = ("submission_id", "code", "score", "moves", "duration_ms", "achie
 
 
 def result_counts(submission: Submission) -> bool:
-    """True for a result that enters boards: verified, won, not assisted, not voided, scored."""
+    """True for a result that enters boards: verified, won, not assisted, not voided, scored, and
+    not a contest's (a race ranks its own results: two accounts in one race could pass cards)."""
     return (
         submission.status == Submission.Status.VERIFIED
         and submission.won is True
@@ -44,6 +45,7 @@ def result_counts(submission: Submission) -> bool:
         and not submission.voided
         and submission.score is not None
         and submission.user_id is not None
+        and not (submission.game_id is not None and submission.game.contest)
     )
 
 
@@ -52,7 +54,7 @@ def counted_results():
     the same of one row, and a player besides)."""
     return Submission.objects.filter(
         status=Submission.Status.VERIFIED, won=True, assisted=False, voided=False, score__isnull=False
-    )
+    ).exclude(game__contest__gt="")
 
 
 def player_may_rank(user) -> bool:

@@ -11,6 +11,7 @@ from games.models import Submission
 from leaderboard.boards import RULES, current_boards, deal_board
 from leaderboard.models import BoardEntry, DailyDeal
 from leaderboard.selectors import leaderboard_rank, replay_hidden_until
+from races.selectors import player_ratings
 
 RECENT_RESULTS = 20
 
@@ -32,7 +33,9 @@ def player_summary(*, user, now: dt.datetime) -> dict:
     """Per rule set: bests, counts, win rate and ranks now (global and open-deal boards);
     unranked wins; the last results. Ranked figures count every server-issued game, hidden-card
     or issued with its code."""
-    mine = _counted(Submission.objects.filter(user=user))
+    # Race games count on the races' rating only (docs/races.md), not in these figures.
+    mine = _counted(Submission.objects.filter(user=user)).exclude(game__contest__gt="")
+    race_ratings = {rating["rules"]: rating for rating in player_ratings(user=user)}
     per_rules = {}
     for rules in RULES:
         ranked = mine.filter(rules=rules, ranked=True)
@@ -54,6 +57,7 @@ def player_summary(*, user, now: dt.datetime) -> dict:
             "unranked_wins": mine.filter(rules=rules, ranked=False, won=True).count(),
             "ranks": player_ranks(user=user, rules=rules, now=now, deals="hidden"),
             "open_ranks": player_ranks(user=user, rules=rules, now=now, deals="open"),
+            "race_rating": race_ratings.get(rules),
         }
     unranked = mine.filter(ranked=False, won=True).order_by("-received_at")[:RECENT_RESULTS]
     recent = Submission.objects.filter(user=user).order_by("-received_at", "-id")[:RECENT_RESULTS]
@@ -83,24 +87,30 @@ def deal_summary(*, code: str, rules: str) -> DealSummary:
 
 
 class ReplayHidden(Exception):
-    def __init__(self, until: dt.datetime) -> None:
-        super().__init__(f"hidden until {until.isoformat()}")
+    """A replay that may not be watched yet: a daily-deal win until its day is over (`until`),
+    a race's game until the race is over (`until` None)."""
+
+    def __init__(self, until: dt.datetime | None) -> None:
+        super().__init__(f"hidden until {until.isoformat()}" if until else "hidden until its race is over")
         self.until = until
 
 
 def replay_get(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -> Submission | None:
-    """A verified win to watch, or None (no such win, voided, its player deleted or suspended).
+    """A verified win to watch, or a race's verified game, won or not (docs/races.md); None when
+    there is no such result, or it is voided, or its player deleted or suspended.
 
-    Raises ReplayHidden for a daily-deal win whose day is not over (its player may watch it)."""
+    Raises ReplayHidden for a daily-deal win whose day is not over (its player may watch it), and
+    for a race's game while its deal is sealed (the race not over: no one may watch it)."""
     submission = (
-        Submission.objects.select_related("user")
-        .filter(
-            pk=submission_id, status=Submission.Status.VERIFIED, won=True, voided=False, user__isnull=False
-        )
+        Submission.objects.select_related("user", "game")
+        .filter(pk=submission_id, status=Submission.Status.VERIFIED, voided=False, user__isnull=False)
+        .filter(Q(won=True) | Q(game__contest__gt=""))
         .first()
     )
     if submission is None or getattr(submission.user, "is_suspended", False) or not submission.user.is_active:
         return None
+    if submission.game_id is not None and submission.game.code_sealed:
+        raise ReplayHidden(None)
     if submission.user_id != viewer_id:
         until = replay_hidden_until(code=submission.code, now=now)
         if until is not None:

@@ -7,8 +7,8 @@ import pytest
 import yaml
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-SERVICES = {"postgres", "redis", "web", "worker", "solver", "beat"}
-APP_SERVICES = {"web", "worker", "solver", "beat"}
+SERVICES = {"postgres", "redis", "web", "ws", "worker", "solver", "beat"}
+APP_SERVICES = {"web", "ws", "worker", "solver", "beat"}
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def words(command) -> str:
     return command if isinstance(command, str) else " ".join(command)
 
 
-def test_the_stack_has_its_six_services(compose):
+def test_the_stack_has_its_seven_services(compose):
     assert set(compose["services"]) == SERVICES
 
 
@@ -51,7 +51,7 @@ def test_redis_persists_and_never_evicts(compose):
 
 def test_servers_have_health_checks_and_apps_wait_for_them(compose):
     services = compose["services"]
-    for name in ("postgres", "redis", "web", "worker", "solver"):
+    for name in ("postgres", "redis", "web", "ws", "worker", "solver"):
         assert services[name]["healthcheck"]["test"], name
     for name in APP_SERVICES:
         depends = services[name]["depends_on"]
@@ -148,3 +148,10 @@ def test_check_deploy_is_clean_on_the_stacks_settings(compose):
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout, result.stdout
+
+
+def test_the_websockets_run_in_their_own_asgi_process(compose):
+    """Races' sockets on Daphne beside gunicorn, so the HTTP figures stay those of gunicorn."""
+    assert words(compose["services"]["ws"]["command"]).startswith("daphne ")
+    assert "yukon_site.asgi:application" in words(compose["services"]["ws"]["command"])
+    assert "gunicorn" in words(compose["services"]["web"]["command"])

@@ -1,4 +1,8 @@
-"""ASGI entry point."""
+"""ASGI entry point: the site over HTTP, and the races' WebSockets (/ws/, docs/races.md).
+
+`make run` serves both from Daphne's runserver; the full stack runs Daphne as its own process
+for /ws/ beside gunicorn.
+"""
 
 import os
 
@@ -6,4 +10,18 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
 
-application = get_asgi_application()
+django_asgi_app = get_asgi_application()  # before anything that imports models
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from races.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # The session authenticates the player; a page of another origin is refused (403).
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

@@ -115,10 +115,13 @@ CONTENT_SECURITY_POLICY = {
 # --- Applications -------------------------------------------------------------------------------
 
 INSTALLED_APPS = [
-    # Project apps first, so their templates override the libraries' ones.
+    # Daphne's runserver serves the WebSockets of races too (make run); it must come first.
+    "daphne",
+    # Project apps next, so their templates override the libraries' ones.
     "accounts",
     "games",
     "leaderboard",
+    "races",
     "frontend",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -128,6 +131,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "csp",
+    "channels",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -323,6 +327,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for the rule sets, however a serializer spells their choices.
+    "ENUM_NAME_OVERRIDES": {"RulesEnum": "games.models.RulesChoice"},
 }
 
 
@@ -360,6 +366,10 @@ LEADERBOARD_RESULT_RECORDER = env.str(
 LEADERBOARD_PLAYER_REBUILD = env.str(
     "LEADERBOARD_PLAYER_REBUILD", default="leaderboard.services.player_entries_rebuild"
 ) or None
+# A contest game's result stored or settled: the race moves on (places, rating, the room told).
+CONTEST_RESULTS_HOOK = (
+    env.str("CONTEST_RESULTS_HOOK", default="races.services.contest_results_changed") or None
+)
 CELERY_BEAT_SCHEDULE.update(
     {
         "games-submissions-sweep": {
@@ -369,6 +379,34 @@ CELERY_BEAT_SCHEDULE.update(
         "games-expire": {"task": "games.games_expire", "schedule": 3600},
     }
 )
+
+
+# --- Races (docs/races.md): WebSockets through Channels ------------------------------------------
+
+ASGI_APPLICATION = "yukon_site.asgi.application"
+# The room's state lives in the database; the layer only carries messages between processes:
+# Redis on the full stack (any number of ASGI processes serve one race), memory under make run.
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "ws", "capacity": 1000, "expiry": 30},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Where pages open their WebSocket: "" is their own origin (make run); the full stack serves /ws/
+# from its own ASGI process, e.g. "http://127.0.0.1:8001" (ASGI_PORT).
+WEBSOCKET_ORIGIN = env.str("WEBSOCKET_ORIGIN", default="").rstrip("/")
+if WEBSOCKET_ORIGIN:  # the pages may open sockets there ('self' covers their own origin)
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"].append(
+        WEBSOCKET_ORIGIN.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+    )
+RACE_COUNTDOWN_SECONDS = env.int("RACE_COUNTDOWN_SECONDS", default=5)
+# A seated player away (no message, no ping) longer than this, once the race has started, is out.
+RACE_GRACE_SECONDS = env.int("RACE_GRACE_SECONDS", default=60)
+RACE_MAX_TIME_LIMIT_MINUTES = 60
+CELERY_BEAT_SCHEDULE["races-tick"] = {"task": "races.races_tick", "schedule": 10}
 
 
 # --- The solver (games/solving.py): winnable deals, par, hints, the daily deal's filter -----------

@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import re
 
+from datetime import timedelta
+
 import pytest
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
+from django.utils import timezone
 from games_helpers import CLASSIC_WIN, WINS, body
 from hidden_helpers import exposing_line, issue_hidden, reveal_along
 from rest_framework.test import APIClient
@@ -33,8 +36,11 @@ from games.engine import (
     visible_deal,
 )
 from games.engine.deal import COLUMN_SIZES, FACE_DOWN_AT_DEAL
+from accounts.models import User
 from games.models import IssuedGame
 from leaderboard.services import daily_game_issue
+from races.models import Race
+from races.services import race_create, race_join
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +110,7 @@ def walk_json(value):
 
 
 @pytest.fixture
-def held(player, issue_game, submit):
+def held(player, issue_game, submit, monkeypatch):
     """The player's unfinished hidden-card games (some with reveals, one without), and a game of
     theirs finished and ranked, so that every path parameter has something of theirs to name."""
     games = [issue_hidden(player, code) for code in RANDOM_DEALS]
@@ -121,9 +127,30 @@ def held(player, issue_game, submit):
         patch.setattr(settings, "LEADERBOARD_DAILY_DEAL_FILTER", "")
         daily, _ = daily_game_issue(user=player, rules="classic")
     reveal_along(daily, exposing_line(daily.code, flips=2))
+    monkeypatch.setattr(settings, "RACE_GRACE_SECONDS", 24 * 3600)  # the race still runs when read
+    race_game = race_played_part_way(player)
     finished = issue_game(player, FINISHED_WIN["code"])
     assert submit(body(log=FINISHED_WIN["log"], game=finished.pk)).status_code == 202
-    return [IssuedGame.objects.get(pk=game.pk) for game in (*games, win, untouched, daily)], finished
+    held = (*games, win, untouched, daily, race_game)
+    return [IssuedGame.objects.get(pk=game.pk) for game in held], finished
+
+
+RACE_DEAL = 2_236_067_977
+
+
+def race_played_part_way(player) -> IssuedGame:
+    """A race of the player and a rival on one deal, started an hour ago: the rival has turned up
+    more cards than the player, whose game is returned (its unrevealed cards include the rival's)."""
+    rival = User.objects.create_user("rival", "rival@example.com", "a-long-pass-phrase")
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    race = race_create(user=player, rules="classic", seats=2, time_limit_minutes=None, now=an_hour_ago)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("games.services.random_deal_numbers", lambda: iter([RACE_DEAL]))
+        race_join(user=rival, public_id=race.public_id, now=an_hour_ago)
+    seats = {seat.user_id: seat.game for seat in race.seat_rows.select_related("game")}
+    reveal_along(seats[rival.pk], exposing_line(seats[rival.pk].code, flips=4))
+    reveal_along(seats[player.pk], exposing_line(seats[player.pk].code, flips=1))
+    return seats[player.pk]
 
 
 def unrevealed(game: IssuedGame) -> dict[tuple[int, int], str]:
@@ -198,6 +225,7 @@ def test_no_answer_names_what_an_unfinished_hidden_game_keeps_back(player, held)
         "uidb36": ["1"],
         "app_label": ["games"],
         "url": [f"games/issuedgame/{games[0].pk}/"],
+        "race_id": list(Race.objects.values_list("public_id", flat=True)),
     }
     shown, visited = set(), set()
     for route, name in url_patterns():

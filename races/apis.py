@@ -1,0 +1,173 @@
+"""The races API, included under /api/ (docs/races.md). Thin: races.services decides."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.apis import NOT_SIGNED_IN, REFUSAL
+from games.models import RulesChoice
+from races import selectors, services
+from yukon_site.api_input import StrictIntegerField
+
+REFUSAL_STATUS = {
+    services.RaceNotFound: status.HTTP_404_NOT_FOUND,
+    services.NotHost: status.HTTP_403_FORBIDDEN,
+    services.NotSeated: status.HTTP_403_FORBIDDEN,
+}
+
+RACE = inline_serializer(
+    "Race",
+    {
+        "id": serializers.CharField(),
+        "url": serializers.CharField(),
+        "rules": serializers.CharField(),
+        "seats": serializers.IntegerField(),
+        "time_limit_minutes": serializers.IntegerField(allow_null=True),
+        "state": serializers.ChoiceField(["lobby", "countdown", "running", "finished", "cancelled"]),
+        "host": serializers.CharField(),
+        "now": serializers.DateTimeField(),
+        "created_at": serializers.DateTimeField(),
+        "starts_at": serializers.DateTimeField(allow_null=True),
+        "ends_at": serializers.DateTimeField(allow_null=True),
+        "finished_at": serializers.DateTimeField(allow_null=True),
+        "grace_seconds": serializers.IntegerField(),
+        "commitment": serializers.CharField(allow_null=True),
+        "code": serializers.CharField(allow_null=True, help_text="null until the race is over"),
+        "secret": serializers.CharField(allow_null=True, help_text="null until the race is over"),
+        "places_final": serializers.BooleanField(),
+        "rematch_id": serializers.CharField(allow_null=True),
+        "your_game_id": serializers.IntegerField(allow_null=True),
+        "players": serializers.ListField(child=serializers.DictField()),
+    },
+)
+
+
+def _refused(error: services.RaceError) -> Response:
+    return Response(
+        {"detail": error.message, "code": error.code},
+        status=REFUSAL_STATUS.get(type(error), status.HTTP_409_CONFLICT),
+    )
+
+
+def _race(request, race, *, code: int = status.HTTP_200_OK) -> Response:
+    race = selectors.race_get(race.public_id)
+    return Response(selectors.race_view(race, viewer=request.user), status=code)
+
+
+class RacesApi(APIView):
+    class RaceCreateInputSerializer(serializers.Serializer):
+        rules = serializers.ChoiceField(RulesChoice.choices)
+        seats = StrictIntegerField(min_value=services.MIN_SEATS, max_value=services.MAX_SEATS)
+        time_limit_minutes = StrictIntegerField(
+            min_value=1, max_value=settings.RACE_MAX_TIME_LIMIT_MINUTES, allow_null=True, required=False
+        )
+
+    @extend_schema(
+        operation_id="races_create",
+        summary="Create a race (you are its host, in the first seat)",
+        request=RaceCreateInputSerializer,
+        responses={201: RACE, 400: OpenApiResponse(description="Field errors."), 403: NOT_SIGNED_IN},
+    )
+    def post(self, request):
+        serializer = self.RaceCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        race = services.race_create(user=request.user, **serializer.validated_data)
+        return _race(request, race, code=status.HTTP_201_CREATED)
+
+
+class RaceDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="races_detail",
+        summary="A race: its seats and their figures (never a card); the deal once over",
+        responses={200: RACE, 404: OpenApiResponse(REFUSAL, description="`race_not_found`.")},
+    )
+    def get(self, request, race_id: str):
+        race = selectors.race_get(race_id)
+        if race is None:
+            return _refused(services.RaceNotFound(f"there is no race {race_id}"))
+        if services.race_tick(public_id=race_id):  # a race nobody watches moves on when read
+            race = selectors.race_get(race_id)
+        return Response(selectors.race_view(race, viewer=request.user))
+
+
+def _action(operation_id: str, summary: str, refusals: str, service):
+    class RaceActionApi(APIView):
+        @extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            request=None,
+            responses={
+                200: RACE,
+                403: OpenApiResponse(REFUSAL, description="Not signed in; `not_host`, `not_seated`."),
+                404: OpenApiResponse(REFUSAL, description="`race_not_found`."),
+                409: OpenApiResponse(REFUSAL, description=refusals),
+            },
+        )
+        def post(self, request, race_id: str):
+            try:
+                race = service(user=request.user, public_id=race_id)
+            except services.RaceError as error:
+                return _refused(error)
+            return _race(request, race)
+
+    RaceActionApi.__name__ = RaceActionApi.__qualname__ = (
+        "".join(p.title() for p in operation_id.split("_")) + "Api"
+    )
+    return RaceActionApi
+
+
+RaceJoinApi = _action(
+    "races_join",
+    "Take a seat in the race's lobby",
+    "`race_full`, `already_seated`, `race_started`.",
+    services.race_join,
+)
+RaceLeaveApi = _action(
+    "races_leave",
+    "Leave: in the lobby the seat is freed; once started the seat is out, settled from its record",
+    "Never.",
+    services.race_leave,
+)
+RaceStartApi = _action(
+    "races_start",
+    "Start the race (its host): the countdown begins",
+    "`too_few_players`, `race_started`.",
+    services.race_start,
+)
+RaceRematchApi = _action(
+    "races_rematch",
+    "The room's next race (a new deal, the same seats): the same race for every player who asks",
+    "`race_not_over`.",
+    services.race_rematch,
+)
+
+
+class RatingBoardApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="races_ratings",
+        summary="The best race ratings of a rule set",
+        parameters=[OpenApiParameter("rules", str, description="classic (the default) or relaxed")],
+        responses={
+            200: inline_serializer(
+                "RatingBoard",
+                {
+                    "rules": serializers.CharField(),
+                    "entries": serializers.ListField(child=serializers.DictField()),
+                },
+            )
+        },
+    )
+    def get(self, request):
+        rules = request.query_params.get("rules", RulesChoice.CLASSIC)
+        if rules not in RulesChoice.values:
+            return Response({"rules": [f"unknown rule set {rules!r}: classic or relaxed"]}, status=400)
+        return Response({"rules": rules, "entries": selectors.rating_board(rules=rules)})

@@ -1,0 +1,140 @@
+"""The race's WebSocket (docs/races.md): the room's messages to a player, a player's progress in.
+
+The consumer keeps nothing but its connection: each message is handled from the database, so a
+race is served by any number of ASGI processes sharing the channel layer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.serializers.json import DjangoJSONEncoder
+
+from games.services import GameServiceError, SubmissionInvalid
+from races import selectors, services
+from races.room import group_name
+
+logger = logging.getLogger(__name__)
+
+NOT_SIGNED_IN, NO_SUCH_RACE = 4401, 4404
+MAX_MESSAGE_BYTES = 256 * 1024
+
+
+def _race_message(public_id: str, user) -> dict | None:
+    race = selectors.race_get(public_id)
+    if race is None:
+        return None
+    return {"type": "race", "race": selectors.race_view(race, viewer=user)}
+
+
+def _refusal(error: GameServiceError) -> dict:
+    if isinstance(error, SubmissionInvalid):
+        field, problems = next(iter(error.errors.items()))
+        problem = problems[0]
+        if isinstance(problem, dict):
+            return {
+                "type": "refused",
+                "code": "illegal_move",
+                "message": problem["message"],
+                "index": problem["index"],
+            }
+        return {"type": "refused", "code": "invalid", "message": f"{field}: {problem}"}
+    return {"type": "refused", "code": error.code, "message": error.message}
+
+
+class RaceConsumer(AsyncJsonWebsocketConsumer):
+    race_id: str
+    group: str
+
+    @classmethod
+    async def encode_json(cls, content) -> str:
+        return json.dumps(content, cls=DjangoJSONEncoder)
+
+    async def connect(self) -> None:
+        self.race_id = self.scope["url_route"]["kwargs"]["race_id"]
+        self.group = group_name(self.race_id)
+        user = self.scope.get("user")
+        await self.accept()  # then close with a code the page can read
+        if user is None or not user.is_authenticated:
+            await self.close(code=NOT_SIGNED_IN)
+            return
+        message = await database_sync_to_async(self._arrive)()
+        if message is None:
+            await self.close(code=NO_SUCH_RACE)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_json(message)
+
+    def _arrive(self) -> dict | None:
+        user = self.scope["user"]
+        if services.seat_seen(user=user, public_id=self.race_id):
+            services.race_tick(public_id=self.race_id)
+        return _race_message(self.race_id, user)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self.send_json(
+                {"type": "refused", "code": "invalid", "message": "send JSON text of at most 256 KB"}
+            )
+            return
+        await super().receive(text_data=text_data, **kwargs)
+
+    @classmethod
+    async def decode_json(cls, text_data):
+        try:
+            return json.loads(text_data)
+        except ValueError:
+            return None
+
+    async def receive_json(self, content, **kwargs) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            await database_sync_to_async(self._ping)()
+        elif kind == "progress":
+            log, times = content.get("log"), content.get("move_times_ms")
+            if not isinstance(log, str) or not isinstance(times, list):
+                await self.send_json(
+                    {
+                        "type": "refused",
+                        "code": "invalid",
+                        "message": "progress needs a log (text) and move_times_ms (a list)",
+                    }
+                )
+                return
+            refusal = await database_sync_to_async(self._progress)(log, times)
+            if refusal is not None:
+                await self.send_json(refusal)
+        else:
+            await self.send_json({"type": "refused", "code": "invalid", "message": "unknown message type"})
+
+    def _ping(self) -> None:
+        if services.seat_seen(user=self.scope["user"], public_id=self.race_id):
+            services.race_tick(public_id=self.race_id)
+
+    def _progress(self, log: str, times: list) -> dict | None:
+        """The seat's progress recorded (the room is told by races.room), or the refusal."""
+        try:
+            services.seat_progress(
+                user=self.scope["user"], public_id=self.race_id, log=log, move_times_ms=times
+            )
+        except GameServiceError as error:
+            return _refusal(error)
+        services.race_tick(public_id=self.race_id)
+        return None
+
+    # Messages of the room (races.room and group_send above)
+
+    async def race_changed(self, event: dict) -> None:
+        message = await database_sync_to_async(_race_message)(self.race_id, self.scope["user"])
+        if message is not None:
+            await self.send_json(message)
+
+    async def race_progress(self, event: dict) -> None:
+        await self.send_json(event["figures"])

@@ -1,0 +1,128 @@
+"""Reads of races: the race as a player (or spectator) may see it, and the rating board."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import Submission
+from races.models import Race, RaceSeat, Rating
+from races.rating import new_skill
+from races.services import ends_at
+
+CONNECTED_WITHIN = timedelta(seconds=35)  # two pings (every 15 s) and some
+NEW_RATING = round(new_skill().shown)
+
+
+def race_get(public_id: str) -> Race | None:
+    return Race.objects.filter(public_id=public_id).select_related("host", "rematch").first()
+
+
+def _state(race: Race, now: datetime) -> str:
+    if race.state == Race.State.RUNNING and now < race.starts_at:
+        return "countdown"
+    return race.state
+
+
+def _shown_ratings(race: Race, user_ids: list[int]) -> dict[int, int]:
+    rows = Rating.objects.filter(rules=race.rules, user_id__in=user_ids).values_list("user_id", "ordinal")
+    return {user_id: round(ordinal) for user_id, ordinal in rows}
+
+
+def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
+    """The race as docs/races.md shows it, for `viewer` (their seat marked `you`, their game's
+    id once running). Figures only: no card of any seat; the deal's code and secret once over."""
+    now = now or timezone.now()
+    seats = list(race.seat_rows.select_related("user", "game"))
+    results = {
+        result.game_id: result
+        for result in Submission.objects.filter(game_id__in=[s.game_id for s in seats if s.game_id]).only(
+            "id", "game_id", "status", "won", "score", "moves", "duration_ms", "foundation_cards"
+        )
+    }
+    ratings = _shown_ratings(race, [seat.user_id for seat in seats])
+    over = race.state == Race.State.FINISHED
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    state = _state(race, now)
+    players = []
+    your_game_id = None
+    for seat in seats:
+        result = results.get(seat.game_id)
+        settled = result is not None and result.status != Submission.Status.PENDING
+        verified = settled and result.status == Submission.Status.VERIFIED
+        if seat.user_id == viewer_id and state == Race.State.RUNNING:
+            your_game_id = seat.game_id
+        players.append(
+            {
+                "name": seat.user.public_name,
+                "host": seat.user_id == race.host_id,
+                "you": seat.user_id == viewer_id,
+                "rating": ratings.get(seat.user_id, NEW_RATING),
+                "connected": seat.last_seen_at >= now - CONNECTED_WITHIN,
+                "status": "waiting" if race.state == Race.State.LOBBY else seat.status,
+                "out_reason": seat.out_reason or None,
+                "foundation_cards": result.foundation_cards if verified else seat.foundation_cards,
+                "moves": result.moves if verified else seat.moves,
+                "time_ms": result.duration_ms if verified else seat.time_ms,
+                "result": result.status if result is not None else None,
+                "won": result.won if verified else None,
+                "score": result.score if verified else None,
+                "place": seat.place,
+                "rating_change": (
+                    round(seat.rating_after) - round(seat.rating_before)
+                    if seat.rating_after is not None
+                    else None
+                ),
+                "replay_url": f"/replay/{result.pk}" if over and settled else None,
+            }
+        )
+    limit = ends_at(race)
+    return {
+        "id": race.public_id,
+        "url": f"/race/{race.public_id}",
+        "rules": race.rules,
+        "seats": race.seats,
+        "time_limit_minutes": race.time_limit_minutes,
+        "state": state,
+        "host": race.host.public_name,
+        "now": now,
+        "created_at": race.created_at,
+        "starts_at": race.starts_at,
+        "ends_at": limit,
+        "finished_at": race.finished_at,
+        "grace_seconds": settings.RACE_GRACE_SECONDS,
+        "commitment": race.commitment or None,
+        "code": race.code if over else None,
+        "secret": race.secret if over else None,
+        "places_final": race.places_final,
+        "rematch_id": race.rematch.public_id if race.rematch_id else None,
+        "your_game_id": your_game_id,
+        "players": players,
+    }
+
+
+def rating_board(*, rules: str, limit: int = 50) -> list[dict]:
+    """The best race ratings of a rule set."""
+    rows = (
+        Rating.objects.filter(rules=rules, user__is_active=True)
+        .select_related("user")
+        .order_by("-ordinal", "user_id")
+    )
+    return [
+        {"rank": index, "name": row.user.public_name, "rating": round(row.ordinal), "races": row.races}
+        for index, row in enumerate(rows[:limit], start=1)
+    ]
+
+
+def player_ratings(*, user) -> list[dict]:
+    """The player's race ratings, one per rule set raced."""
+    return [
+        {"rules": row.rules, "rating": round(row.ordinal), "races": row.races}
+        for row in Rating.objects.filter(user=user).order_by("rules")
+    ]
+
+
+def seat_of(*, user, public_id: str) -> RaceSeat | None:
+    return RaceSeat.objects.filter(race__public_id=public_id, user=user).first()

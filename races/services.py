@@ -1,0 +1,416 @@
+"""Writes of races (docs/races.md): create, join, leave, start, progress, rematch, and the tick
+that moves a race on (seats out, the race over, places and ratings).
+
+Every write locks the race's row first, so a race moves on one step at a time whichever
+process (web, ASGI, Celery) asks. The room is told after the commit (`races.room`).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.hidden_games import Progress, game_progress_record, game_result_from_record
+from games.models import IssuedGame, Submission
+from games.services import GameServiceError, contest_games_issue, contest_games_unseal
+from races import room
+from races.models import Race, RaceSeat, Rating
+from races.rating import Skill, new_skill, skills_rate
+
+logger = logging.getLogger(__name__)
+
+CONTEST = "race"
+MIN_SEATS, MAX_SEATS = 2, 6
+
+
+class RaceError(GameServiceError):
+    code = "race_refused"
+
+
+class RaceNotFound(RaceError):
+    code = "race_not_found"
+
+
+class RaceFull(RaceError):
+    code = "race_full"
+
+
+class AlreadySeated(RaceError):
+    code = "already_seated"
+
+
+class RaceStarted(RaceError):
+    code = "race_started"
+
+
+class NotHost(RaceError):
+    code = "not_host"
+
+
+class NotSeated(RaceError):
+    code = "not_seated"
+
+
+class TooFewPlayers(RaceError):
+    code = "too_few_players"
+
+
+class RaceNotRunning(RaceError):
+    code = "race_not_running"
+
+
+class RaceNotOver(RaceError):
+    code = "race_not_over"
+
+
+def _locked(public_id: str) -> Race:
+    race = Race.objects.select_for_update().filter(public_id=public_id).first()
+    if race is None:
+        raise RaceNotFound(f"there is no race {public_id}")
+    return race
+
+
+def ends_at(race: Race) -> datetime | None:
+    """When the race's time limit runs out, or None (no limit, or not started)."""
+    if race.starts_at is None or not race.time_limit_minutes:
+        return None
+    return race.starts_at + timedelta(minutes=race.time_limit_minutes)
+
+
+# --- The lobby -------------------------------------------------------------------------------------
+
+
+def race_create(
+    *, user, rules: str, seats: int, time_limit_minutes: int | None, now: datetime | None = None
+) -> Race:
+    """A new race in its lobby, `user` its host in the first seat."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = Race.objects.create(
+            public_id=secrets.token_urlsafe(8)[:10],
+            host=user,
+            rules=rules,
+            seats=seats,
+            time_limit_minutes=time_limit_minutes or None,
+            created_at=now,
+        )
+        RaceSeat.objects.create(race=race, user=user, joined_at=now, last_seen_at=now)
+    return race
+
+
+def race_join(*, user, public_id: str, now: datetime | None = None) -> Race:
+    """Seat `user` in the race's lobby; the race starts itself when this fills it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = _locked(public_id)
+        if race.state != Race.State.LOBBY:
+            raise RaceStarted(f"race {public_id} has started: it takes no more players")
+        seated = list(race.seat_rows.all())
+        if any(seat.user_id == user.pk for seat in seated):
+            raise AlreadySeated("you already hold a seat in this race: one account, one seat")
+        if len(seated) >= race.seats:
+            raise RaceFull(f"race {public_id} is full ({race.seats} seats)")
+        RaceSeat.objects.create(race=race, user=user, joined_at=now, last_seen_at=now)
+        if len(seated) + 1 == race.seats:
+            _start_locked(race, now=now)
+    room.race_changed(race.public_id)
+    return race
+
+
+def race_leave(*, user, public_id: str, now: datetime | None = None) -> Race:
+    """In the lobby, free the player's seat (the host's role passes on; an empty lobby is
+    cancelled); once started, the seat is out and settled from its record."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = _locked(public_id)
+        seat = race.seat_rows.filter(user=user).first()
+        if seat is None:
+            raise NotSeated("you hold no seat in this race")
+        if race.state == Race.State.LOBBY:
+            seat.delete()
+            remaining = list(race.seat_rows.all())
+            if not remaining:
+                race.state = Race.State.CANCELLED
+                race.finished_at = now
+            elif race.host_id == user.pk:
+                race.host_id = remaining[0].user_id
+            race.save(update_fields=["state", "finished_at", "host"])
+        elif race.state == Race.State.RUNNING and seat.status == RaceSeat.Status.PLAYING:
+            _seat_out(seat, reason="left", now=now)
+            _move_on(race, now=now)
+    room.race_changed(race.public_id)
+    return race
+
+
+def race_start(*, user, public_id: str, now: datetime | None = None) -> Race:
+    """The host starts the race: the countdown begins."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = _locked(public_id)
+        if race.host_id != user.pk:
+            raise NotHost("only the race's host starts it")
+        if race.state != Race.State.LOBBY:
+            raise RaceStarted(f"race {public_id} has started already")
+        if race.seat_rows.count() < MIN_SEATS:
+            raise TooFewPlayers(f"a race needs at least {MIN_SEATS} players")
+        _start_locked(race, now=now)
+    room.race_changed(race.public_id)
+    return race
+
+
+def _start_locked(race: Race, *, now: datetime) -> None:
+    """Deal: one hidden-card game of one new deal for every seat, issued when the countdown ends."""
+    starts_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
+    seats = list(race.seat_rows.select_related("user"))
+    games = contest_games_issue(
+        users=[seat.user for seat in seats], rules=race.rules, contest=CONTEST, issued_at=starts_at
+    )
+    for seat, game in zip(seats, games, strict=True):
+        seat.game = game
+        seat.last_seen_at = max(seat.last_seen_at, starts_at)  # the grace period counts from the start
+    RaceSeat.objects.bulk_update(seats, ["game", "last_seen_at"])
+    race.state, race.starts_at = Race.State.RUNNING, starts_at
+    race.code, race.secret, race.commitment = games[0].code, games[0].secret, games[0].commitment
+    race.save(update_fields=["state", "starts_at", "code", "secret", "commitment"])
+    logger.info("race started", extra={"race": race.public_id, "seats": len(seats)})
+
+
+def race_rematch(*, user, public_id: str, now: datetime | None = None) -> Race:
+    """The room's next race (a new deal, same rules and limit): created by the first seated
+    player who asks, host of it, with every seat of this race that was not out; the same race
+    for everyone who asks after."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = _locked(public_id)
+        seats = list(race.seat_rows.all())
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise NotSeated("only the race's players ask for a rematch")
+        if race.state != Race.State.FINISHED:
+            raise RaceNotOver("a rematch follows a race that is over")
+        if race.rematch_id is not None:
+            return race.rematch
+        rematch = race_create(
+            user=user, rules=race.rules, seats=race.seats, time_limit_minutes=race.time_limit_minutes, now=now
+        )
+        others = [s for s in seats if s.user_id != user.pk and s.status != RaceSeat.Status.OUT]
+        RaceSeat.objects.bulk_create(
+            [RaceSeat(race=rematch, user_id=s.user_id, joined_at=now, last_seen_at=now) for s in others]
+        )
+        race.rematch = rematch
+        race.save(update_fields=["rematch"])
+    room.race_changed(race.public_id)
+    return rematch
+
+
+# --- Play ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatFigures:
+    """What the room is told of a seat's progress: figures only, never a card."""
+
+    player: str
+    status: str
+    moves: int
+    foundation_cards: int
+    time_ms: int
+
+    def to_dict(self) -> dict:
+        return {
+            "player": self.player,
+            "status": self.status,
+            "moves": self.moves,
+            "foundation_cards": self.foundation_cards,
+            "time_ms": self.time_ms,
+        }
+
+
+def seat_progress(
+    *, user, public_id: str, log: str, move_times_ms: list[int], now: datetime | None = None
+) -> SeatFigures:
+    """Replay the player's log of their seat's game (games.hidden_games.game_progress_record),
+    keep its figures on the seat and answer them; the player is seen. Refusals: RaceNotFound,
+    NotSeated, RaceNotRunning, and the game's (SubmissionInvalid, PrefixConflict, GameAlreadyUsed)."""
+    now = now or timezone.now()
+    seat = (
+        RaceSeat.objects.select_related("race", "user").filter(race__public_id=public_id, user=user).first()
+    )
+    if seat is None:
+        if not Race.objects.filter(public_id=public_id).exists():
+            raise RaceNotFound(f"there is no race {public_id}")
+        raise NotSeated("you hold no seat in this race")
+    race = seat.race
+    if race.state != Race.State.RUNNING or seat.game_id is None or now < race.starts_at:
+        raise RaceNotRunning("the race is not running")
+    if seat.status != RaceSeat.Status.PLAYING:
+        raise RaceNotRunning(f"your seat is {seat.status}")
+    progress: Progress = game_progress_record(
+        user=user, game_id=seat.game_id, log=log, move_times_ms=move_times_ms, now=now
+    )
+    RaceSeat.objects.filter(pk=seat.pk).update(
+        moves=progress.moves,
+        foundation_cards=progress.foundation_cards,
+        time_ms=progress.time_ms,
+        last_seen_at=now,
+    )
+    figures = SeatFigures(
+        player=seat.user.public_name,
+        status=seat.status,
+        moves=progress.moves,
+        foundation_cards=progress.foundation_cards,
+        time_ms=progress.time_ms,
+    )
+    room.seat_progressed(public_id, {"type": "progress", **figures.to_dict()})
+    return figures
+
+
+SEEN_EVERY = timedelta(seconds=5)
+
+
+def seat_seen(*, user, public_id: str, now: datetime | None = None) -> bool:
+    """The player is at the race (a ping, a connection). One UPDATE at most every 5 s a seat.
+    True when the race is due a tick (running)."""
+    now = now or timezone.now()
+    RaceSeat.objects.filter(race__public_id=public_id, user=user, last_seen_at__lt=now - SEEN_EVERY).update(
+        last_seen_at=now
+    )
+    return Race.objects.filter(public_id=public_id, state=Race.State.RUNNING).exists()
+
+
+# --- Moving on: seats out, the race over, places, ratings -------------------------------------------
+
+
+def _seat_out(seat: RaceSeat, *, reason: str, now: datetime) -> None:
+    """The seat plays no more: its game settled from the prefix the server recorded."""
+    seat.status, seat.out_reason = RaceSeat.Status.OUT, reason
+    seat.save(update_fields=["status", "out_reason"])
+    if seat.game_id is not None:
+        game_result_from_record(game_id=seat.game_id, now=now)
+
+
+def race_tick(*, public_id: str, now: datetime | None = None) -> bool:
+    """Move a race on as far as it can go now; True when anything changed (the room is told)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = Race.objects.select_for_update().filter(public_id=public_id).first()
+        if race is None or race.places_final or race.state not in (Race.State.RUNNING, Race.State.FINISHED):
+            return False
+        changed = _move_on(race, now=now)
+    if changed:
+        room.race_changed(public_id)
+    return changed
+
+
+def _move_on(race: Race, *, now: datetime) -> bool:
+    """Under the race's lock: seats with a stored result finished; seats away past the grace
+    period or out of time out; the race over when no seat plays; places and ratings once every
+    result is settled."""
+    changed = False
+    seats = list(race.seat_rows.select_related("game", "game__submission", "user"))
+    if race.state == Race.State.RUNNING and now >= race.starts_at:
+        limit = ends_at(race)
+        away_since = now - timedelta(seconds=settings.RACE_GRACE_SECONDS)
+        for seat in seats:
+            if seat.status != RaceSeat.Status.PLAYING:
+                continue
+            if seat.game.state != IssuedGame.State.ISSUED:
+                seat.status = RaceSeat.Status.FINISHED
+                seat.save(update_fields=["status"])
+            elif limit is not None and now >= limit:
+                _seat_out(seat, reason="time", now=now)
+            elif seat.last_seen_at < away_since:
+                _seat_out(seat, reason="away", now=now)
+            else:
+                continue
+            changed = True
+        if all(seat.status != RaceSeat.Status.PLAYING for seat in seats):
+            race.state, race.finished_at = Race.State.FINISHED, now
+            race.save(update_fields=["state", "finished_at"])
+            contest_games_unseal(game_ids=[seat.game_id for seat in seats])
+            changed = True
+            logger.info("race over", extra={"race": race.public_id})
+    if race.state == Race.State.FINISHED and not race.places_final:
+        results = {seat.pk: _result_of(seat) for seat in seats}
+        if all(
+            result is not None and result.status != Submission.Status.PENDING for result in results.values()
+        ):
+            _places_settle(race, seats, results, now=now)
+            changed = True
+    return changed
+
+
+def _result_of(seat: RaceSeat) -> Submission | None:
+    if seat.game_id is None:
+        return None
+    return Submission.objects.filter(game_id=seat.game_id).first()
+
+
+def place_key(result: Submission) -> tuple:
+    """Winners first by fewest moves then less time; then the others by the ranked score of
+    their position, then less time; a rejected result last."""
+    if result.status != Submission.Status.VERIFIED:
+        return (2, 0, 0)
+    if result.won:
+        return (0, result.moves, result.duration_ms)
+    return (1, -(result.score or 0), result.duration_ms)
+
+
+def places_of(keys: list[tuple]) -> list[int]:
+    """Places from 1 for the keys in their order; equal keys share a place."""
+    ordered = sorted(keys)
+    return [ordered.index(key) + 1 for key in keys]
+
+
+def _places_settle(
+    race: Race, seats: list[RaceSeat], results: dict[int, Submission], *, now: datetime
+) -> None:
+    """Places, and every seat's rating moved once (its rows locked in user order)."""
+    places = places_of([place_key(results[seat.pk]) for seat in seats])
+    by_user = {seat.user_id: seat for seat in seats}
+    ratings = {
+        rating.user_id: rating
+        for rating in Rating.objects.select_for_update()
+        .filter(user_id__in=by_user, rules=race.rules)
+        .order_by("user_id")
+    }
+    before = [
+        Skill(ratings[seat.user_id].mu, ratings[seat.user_id].sigma)
+        if seat.user_id in ratings
+        else new_skill()
+        for seat in seats
+    ]
+    after = skills_rate(before, places)
+    for seat, place, old, new in zip(seats, places, before, after, strict=True):
+        seat.place, seat.rating_before, seat.rating_after = place, old.shown, new.shown
+        rating = ratings.get(seat.user_id) or Rating(user_id=seat.user_id, rules=race.rules, races=0)
+        rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.shown
+        rating.races += 1
+        rating.updated_at = now
+        rating.save()
+    RaceSeat.objects.bulk_update(seats, ["place", "rating_before", "rating_after"])
+    race.places_final = True
+    race.save(update_fields=["places_final"])
+    logger.info("race places final", extra={"race": race.public_id})
+
+
+def contest_results_changed(*, game_ids: list[int]) -> None:
+    """The games' hook (CONTEST_RESULTS_HOOK): a seat's result was stored or settled."""
+    races = (
+        Race.objects.filter(seat_rows__game_id__in=game_ids).values_list("public_id", flat=True).distinct()
+    )
+    for public_id in races:
+        race_tick(public_id=public_id)
+
+
+def races_tick_running(*, now: datetime | None = None) -> int:
+    """Tick every race that is running or waits for its places (the beat's task); how many changed."""
+    public_ids = Race.objects.filter(
+        state__in=[Race.State.RUNNING, Race.State.FINISHED], places_final=False
+    ).values_list("public_id", flat=True)
+    return sum(race_tick(public_id=public_id, now=now) for public_id in list(public_ids))

@@ -1,0 +1,59 @@
+"""Playing a race's seat as a page does, with the server's clock given: reveals, progress, result."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+from games.engine import Game
+from games.hidden_games import game_reveal
+from games.services import SubmissionInput, submission_create
+from races.models import RaceSeat
+from races.services import seat_progress
+
+PACE_MS = 400  # a human pace, above every timing check
+LATENCY_MS = 40
+
+
+def paced(count: int, *, first_ms: int = 1000) -> list[int]:
+    return [first_ms + PACE_MS * index for index in range(count)]
+
+
+def server_time(seat: RaceSeat, page_ms: int) -> datetime:
+    """When the server receives what the page sent at its clock `page_ms` (counted from the start)."""
+    return seat.game.issued_at + timedelta(milliseconds=page_ms + LATENCY_MS)
+
+
+def play(seat: RaceSeat, log: str, *, upto: int | None = None, progress_every: int = 1) -> list[int]:
+    """Play the first `upto` tokens of `log` at the seat's table: each card it turns up revealed
+    when its move is made, the race told the progress every `progress_every` moves. The times."""
+    tokens = log.split()[:upto]
+    times = paced(len(tokens))
+    game = Game(seat.game.code)
+    for length, token in enumerate(tokens, start=1):
+        before = game.face_down
+        game.play(token)
+        now = server_time(seat, times[length - 1])
+        prefix, prefix_times = " ".join(tokens[:length]), times[:length]
+        if game.face_down != before:
+            game_reveal(user=seat.user, game_id=seat.game_id, log=prefix, move_times_ms=prefix_times, now=now)
+        if length % progress_every == 0 or length == len(tokens):
+            seat_progress(
+                user=seat.user, public_id=seat.race.public_id, log=prefix, move_times_ms=prefix_times, now=now
+            )
+    return times
+
+
+def submit(seat: RaceSeat, log: str, times: list[int]):
+    """The finished game's result, as the page's outbox sends it."""
+    now = server_time(seat, times[-1] + 500)
+    data = SubmissionInput(
+        client_id=uuid.uuid4(),
+        log=log,
+        move_times_ms=times,
+        duration_ms=times[-1],
+        finished_at=now,
+        game_id=seat.game_id,
+    )
+    submission, _ = submission_create(user=seat.user, data=data, now=now)
+    return submission

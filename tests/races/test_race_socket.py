@@ -1,0 +1,226 @@
+"""The race's WebSocket through Channels' test communicator, on the site's ASGI application: join,
+start, progress, finish, reconnect, refusals (docs/races.md)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from conftest import CLASSIC_WIN
+from django.test import Client
+from race_play import paced, play, submit
+
+from games.engine import CARD_NAMES, Game
+from races import services
+from races.models import Race
+from yukon_site.asgi import application
+
+WIN = CLASSIC_WIN["log"]
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def socket(race_id: str, cookie: bytes | None = None, *, origin=ORIGIN) -> WebsocketCommunicator:
+    """A socket of the race, signed in by `cookie` (`session_cookie`, made before the event loop)."""
+    headers = [origin] + ([(b"cookie", cookie)] if cookie is not None else [])
+    return WebsocketCommunicator(application, f"/ws/races/{race_id}/", headers=headers)
+
+
+def run(coroutine_function):
+    return async_to_sync(coroutine_function)()
+
+
+async def receive_until(
+    communicator, kind: str, predicate=lambda message: True, *, timeout: float = 5
+) -> dict:
+    while True:
+        message = await communicator.receive_json_from(timeout=timeout)
+        if message["type"] == kind and predicate(message):
+            return message
+
+
+@pytest.fixture
+def grace(settings):
+    settings.RACE_GRACE_SECONDS = 24 * 3600  # races here were started an hour ago
+    settings.RACE_COUNTDOWN_SECONDS = 0
+
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("grace")]
+
+
+def test_join_start_progress_finish_over_the_socket(make_player, known_deal):
+    host, guest = make_player("host"), make_player("guest")
+    race = services.race_create(user=host, rules="classic", seats=3, time_limit_minutes=None)
+    host_cookie, guest_cookie = session_cookie(host), session_cookie(guest)
+
+    async def scenario():
+        host_socket, guest_socket = socket(race.public_id, host_cookie), socket(race.public_id, guest_cookie)
+        assert (await host_socket.connect())[0]
+        lobby = await receive_until(host_socket, "race")
+        assert lobby["race"]["state"] == "lobby" and [p["name"] for p in lobby["race"]["players"]] == ["host"]
+        assert (await guest_socket.connect())[0]
+        await receive_until(guest_socket, "race")
+        from channels.db import database_sync_to_async
+
+        await database_sync_to_async(services.race_join)(user=guest, public_id=race.public_id)
+        joined = await receive_until(host_socket, "race", lambda m: len(m["race"]["players"]) == 2)
+        assert joined["race"]["players"][1]["name"] == "guest"
+        await database_sync_to_async(services.race_start)(user=host, public_id=race.public_id)
+        started = await receive_until(guest_socket, "race", lambda m: m["race"]["state"] == "running")
+        assert (
+            started["race"]["your_game_id"]
+            and started["race"]["commitment"]
+            and started["race"]["code"] is None
+        )
+        await receive_until(host_socket, "race", lambda m: m["race"]["state"] == "running")
+        # The guest's first moves, replayed by the server and told to the host as figures only.
+        tokens, times = WIN.split(), paced(len(WIN.split()))
+        game = Game(known_deal["code"])
+        safe = 0
+        for token in tokens:
+            before = game.face_down
+            game.play(token)
+            safe += 1
+            if game.face_down != before:
+                break
+        await guest_socket.send_json_to(
+            {"type": "progress", "log": " ".join(tokens[: safe - 1]), "move_times_ms": times[: safe - 1]}
+        )
+        told = await receive_until(host_socket, "progress")
+        assert told == {
+            "type": "progress",
+            "player": "guest",
+            "status": "playing",
+            "moves": safe - 1,
+            "foundation_cards": sum(1 for t in tokens[: safe - 1] if t.endswith(">F")),
+            "time_ms": times[safe - 2],
+        }
+        await guest_socket.send_json_to({"type": "progress", "log": "KS>5 KS>5", "move_times_ms": [1, 2]})
+        refused = await receive_until(guest_socket, "refused")
+        assert refused["code"] in {"illegal_move", "prefix_conflict"}
+        await host_socket.disconnect()
+        await guest_socket.disconnect()
+
+    run(scenario)
+
+
+def test_a_whole_race_ends_with_places_on_every_socket(make_player, known_deal):
+    host, guest = make_player("host"), make_player("guest")
+    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
+    services.race_join(user=guest, public_id=race.public_id)  # full: started
+    race.refresh_from_db()
+    # As if the countdown had ended an hour ago, so the play below is in the past.
+    from games.models import IssuedGame
+
+    start = race.starts_at - timedelta(hours=1)
+    Race.objects.filter(pk=race.pk).update(starts_at=start)
+    IssuedGame.objects.filter(race_seat__race=race).update(issued_at=start)
+    host_seat = race.seat_rows.select_related("game", "user", "race").get(user=host)
+    spectator = session_cookie(make_player("spectator"))
+
+    async def scenario():
+        from channels.db import database_sync_to_async
+
+        watcher = socket(race.public_id, spectator)
+        assert (await watcher.connect())[0]
+        await receive_until(watcher, "race")
+        times = await database_sync_to_async(play)(host_seat, WIN)
+        await database_sync_to_async(submit)(host_seat, WIN, times)
+        await database_sync_to_async(services.race_leave)(user=guest, public_id=race.public_id)
+        final = await receive_until(watcher, "race", lambda m: m["race"]["places_final"], timeout=10)
+        assert final["race"]["code"] == known_deal["code"] and final["race"]["secret"]
+        assert [(p["name"], p["place"], p["won"]) for p in final["race"]["players"]] == [
+            ("host", 1, True),
+            ("guest", 2, False),
+        ]
+        await watcher.disconnect()
+
+    run(scenario)
+
+
+def test_a_dropped_connection_reconnects_and_gets_the_race_again(make_player):
+    host = make_player("host")
+    race = services.race_create(user=host, rules="relaxed", seats=2, time_limit_minutes=10)
+    cookie = session_cookie(host)
+
+    async def scenario():
+        first = socket(race.public_id, cookie)
+        assert (await first.connect())[0]
+        await receive_until(first, "race")
+        await first.disconnect()
+        again = socket(race.public_id, cookie)
+        assert (await again.connect())[0]
+        message = await receive_until(again, "race")
+        assert message["race"]["id"] == race.public_id and message["race"]["players"][0]["you"]
+        await again.disconnect()
+
+    run(scenario)
+
+
+def test_refusals_of_the_socket(make_player):
+    host = make_player("host")
+    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
+    cookie, spectator_cookie = session_cookie(host), session_cookie(make_player("spectator"))
+
+    async def scenario():
+        anonymous = socket(race.public_id)
+        assert (await anonymous.connect())[0]
+        assert (await anonymous.receive_output(timeout=5))["code"] == 4401
+        foreign = socket("nosuchrace", cookie)
+        assert (await foreign.connect())[0]
+        assert (await foreign.receive_output(timeout=5))["code"] == 4404
+        elsewhere = socket(race.public_id, cookie, origin=(b"origin", b"https://evil.example"))
+        connected, _ = await elsewhere.connect()
+        assert not connected
+        spectator = socket(race.public_id, spectator_cookie)
+        assert (await spectator.connect())[0]
+        await receive_until(spectator, "race")
+        await spectator.send_json_to({"type": "progress", "log": "", "move_times_ms": []})
+        refused = await receive_until(spectator, "refused")
+        assert refused["code"] == "not_seated"
+        await spectator.send_to(text_data="not json")
+        assert (await receive_until(spectator, "refused"))["code"] == "invalid"
+        await spectator.disconnect()
+
+    run(scenario)
+
+
+def test_no_socket_message_names_another_seats_card(make_player, known_deal):
+    """Figures only: the spectator's socket, through a whole race, never carries a card the
+    players were shown beyond the face-up deal, nor the deal, before the race is over."""
+    host, guest = make_player("host"), make_player("guest")
+    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
+    services.race_join(user=guest, public_id=race.public_id)
+    race.refresh_from_db()
+    host_seat = race.seat_rows.select_related("game", "user", "race").get(user=host)
+    guest_cookie = session_cookie(guest)
+
+    async def scenario():
+        from channels.db import database_sync_to_async
+
+        watcher = socket(race.public_id, guest_cookie)
+        assert (await watcher.connect())[0]
+        await database_sync_to_async(play)(host_seat, WIN, upto=50)
+        texts = []
+        while not await watcher.receive_nothing(timeout=0.5):
+            texts.append(await watcher.receive_from())
+        await watcher.disconnect()
+        return texts
+
+    texts = run(scenario)
+    from games.models import IssuedGame
+
+    revealed = {entry["card"] for entry in IssuedGame.objects.get(pk=host_seat.game_id).revealed}
+    assert revealed and any('"progress"' in text for text in texts)
+    for text in texts:
+        assert race.code not in text and race.secret not in text
+        for card in revealed:
+            assert f'"{card}"' not in text
+    assert all(card in CARD_NAMES for card in revealed)
