@@ -35,7 +35,14 @@ BUILD_DIRS = (STATIC_DIR / "frontend", APP_DIR / "templates" / "frontend", PROJE
 SERVICE_WORKER = STATIC_DIR / "frontend" / "js" / "sw.js"
 ENTRY_MODULE = "frontend/js/app.js"
 # The other pages' own modules: loaded by their pages with {% static %}, like the game's.
-PAGE_MODULES = {"frontend/js/leaderboard.js", "frontend/js/me.js", "frontend/js/replay.js"}
+PAGE_MODULES = {
+    "frontend/js/leaderboard.js",
+    "frontend/js/me.js",
+    "frontend/js/replay.js",
+    "frontend/js/race.js",
+}
+# Modules of the race pages only (race.js imports them): the game page does not preload them.
+RACE_MODULES_PREFIX = "frontend/js/race_"
 ENTRY_MODULES = {ENTRY_MODULE} | PAGE_MODULES
 # Static files of the app that no page loads.
 NOT_IN_SHELL = {"frontend/js/sw.js", "frontend/css/swagger.css"}
@@ -100,7 +107,11 @@ def shell_urls() -> list[str]:
 
 
 def _module_preloads() -> list[str]:
-    return [module_url(path) for path in shell_paths() if path.endswith(".js") and path not in ENTRY_MODULES]
+    return [
+        module_url(path)
+        for path in shell_paths()
+        if path.endswith(".js") and path not in ENTRY_MODULES and not path.startswith(RACE_MODULES_PREFIX)
+    ]
 
 
 def _shell(request: HttpRequest, template: str, context: dict | None = None) -> HttpResponse:
@@ -154,6 +165,24 @@ def help_page(request: HttpRequest) -> HttpResponse:
         "scores": help_content.score_examples(),
     }
     return _shell(request, "frontend/help.html", context)
+
+
+@require_safe
+@ensure_csrf_cookie
+def race_new(request: HttpRequest) -> HttpResponse:
+    """/race: the form that creates a race (a sign-in prompt when signed out)."""
+    return _shell(request, "frontend/race_new.html")
+
+
+@require_safe
+@ensure_csrf_cookie
+def race(request: HttpRequest, race_id: str) -> HttpResponse:
+    """/race/<id>: one race, from its lobby to its results; the script reads the race from the API
+    and follows it over the race's WebSocket (docs/races.md). The page needs the network: the
+    service worker keeps no copy of it."""
+    return _shell(
+        request, "frontend/race.html", {"race_id": race_id, "websocket_origin": settings.WEBSOCKET_ORIGIN}
+    )
 
 
 @require_safe

@@ -444,7 +444,9 @@ class ReplayDetailApi(APIView):
         achieved_at = serializers.DateTimeField()
 
     @extend_schema(
-        operation_id="replay_detail", summary="Watch a verified win (or a race's game once the race is over)", responses={200: OutputSerializer}
+        operation_id="replay_detail",
+        summary="Watch a verified win (or a race's game once the race is over)",
+        responses={200: OutputSerializer},
     )
     def get(self, request, submission_id: int):
         viewer = request.user.pk if request.user.is_authenticated else None

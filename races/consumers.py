@@ -48,6 +48,7 @@ def _refusal(error: GameServiceError) -> dict:
 class RaceConsumer(AsyncJsonWebsocketConsumer):
     race_id: str
     group: str
+    seat: services.PlayingSeat | None = None  # read at the first progress of a running race
 
     @classmethod
     async def encode_json(cls, content) -> str:
@@ -108,9 +109,11 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
                     }
                 )
                 return
-            refusal = await database_sync_to_async(self._progress)(log, times)
-            if refusal is not None:
-                await self.send_json(refusal)
+            answer = await database_sync_to_async(self._progress)(log, times)
+            if answer["type"] == "progress":
+                await self.channel_layer.group_send(self.group, {"type": "race.progress", "figures": answer})
+            else:
+                await self.send_json(answer)
         else:
             await self.send_json({"type": "refused", "code": "invalid", "message": "unknown message type"})
 
@@ -118,16 +121,17 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
         if services.seat_seen(user=self.scope["user"], public_id=self.race_id):
             services.race_tick(public_id=self.race_id)
 
-    def _progress(self, log: str, times: list) -> dict | None:
-        """The seat's progress recorded (the room is told by races.room), or the refusal."""
+    def _progress(self, log: str, times: list) -> dict:
+        """The seat's figures as the room is told them, or the refusal. No tick here: pings and
+        the beat's task move the race on, not every move."""
+        user = self.scope["user"]
         try:
-            services.seat_progress(
-                user=self.scope["user"], public_id=self.race_id, log=log, move_times_ms=times
-            )
+            if self.seat is None:
+                self.seat = services.playing_seat(user=user, public_id=self.race_id)
+            figures = services.seat_progress_record(seat=self.seat, user=user, log=log, move_times_ms=times)
         except GameServiceError as error:
             return _refusal(error)
-        services.race_tick(public_id=self.race_id)
-        return None
+        return {"type": "progress", **figures.to_dict()}
 
     # Messages of the room (races.room and group_send above)
 

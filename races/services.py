@@ -231,16 +231,20 @@ class SeatFigures:
         }
 
 
-def seat_progress(
-    *, user, public_id: str, log: str, move_times_ms: list[int], now: datetime | None = None
-) -> SeatFigures:
-    """Replay the player's log of their seat's game (games.hidden_games.game_progress_record),
-    keep its figures on the seat and answer them; the player is seen. Refusals: RaceNotFound,
-    NotSeated, RaceNotRunning, and the game's (SubmissionInvalid, PrefixConflict, GameAlreadyUsed)."""
+@dataclass(frozen=True)
+class PlayingSeat:
+    """A seat whose race runs: what its progress needs, read once (a socket keeps it)."""
+
+    seat_id: int
+    game_id: int
+    player: str
+    public_id: str
+
+
+def playing_seat(*, user, public_id: str, now: datetime | None = None) -> PlayingSeat:
+    """The player's seat in a running race. Refusals: RaceNotFound, NotSeated, RaceNotRunning."""
     now = now or timezone.now()
-    seat = (
-        RaceSeat.objects.select_related("race", "user").filter(race__public_id=public_id, user=user).first()
-    )
+    seat = RaceSeat.objects.select_related("race").filter(race__public_id=public_id, user=user).first()
     if seat is None:
         if not Race.objects.filter(public_id=public_id).exists():
             raise RaceNotFound(f"there is no race {public_id}")
@@ -250,24 +254,44 @@ def seat_progress(
         raise RaceNotRunning("the race is not running")
     if seat.status != RaceSeat.Status.PLAYING:
         raise RaceNotRunning(f"your seat is {seat.status}")
+    return PlayingSeat(seat.pk, seat.game_id, user.public_name, public_id)
+
+
+def seat_progress(
+    *, user, public_id: str, log: str, move_times_ms: list[int], now: datetime | None = None
+) -> SeatFigures:
+    """`playing_seat`, then `seat_progress_record`; the room is told after the commit."""
+    seat = playing_seat(user=user, public_id=public_id, now=now)
+    figures = seat_progress_record(seat=seat, user=user, log=log, move_times_ms=move_times_ms, now=now)
+    room.seat_progressed(public_id, {"type": "progress", **figures.to_dict()})
+    return figures
+
+
+def seat_progress_record(
+    *, seat: PlayingSeat, user, log: str, move_times_ms: list[int], now: datetime | None = None
+) -> SeatFigures:
+    """Replay the player's log of their seat's game (games.hidden_games.game_progress_record),
+    keep its figures on the seat and answer them; the player is seen. Two statements besides
+    the game's: the game's row is the authority (a seat out, a race over, has its game
+    finished, and the game refuses: GameAlreadyUsed), so a socket may keep its `seat`. Refusals:
+    the game's (SubmissionInvalid, PrefixConflict, GameAlreadyUsed, GameNotStarted)."""
+    now = now or timezone.now()
     progress: Progress = game_progress_record(
         user=user, game_id=seat.game_id, log=log, move_times_ms=move_times_ms, now=now
     )
-    RaceSeat.objects.filter(pk=seat.pk).update(
+    RaceSeat.objects.filter(pk=seat.seat_id).update(
         moves=progress.moves,
         foundation_cards=progress.foundation_cards,
         time_ms=progress.time_ms,
         last_seen_at=now,
     )
-    figures = SeatFigures(
-        player=seat.user.public_name,
-        status=seat.status,
+    return SeatFigures(
+        player=seat.player,
+        status=RaceSeat.Status.PLAYING,
         moves=progress.moves,
         foundation_cards=progress.foundation_cards,
         time_ms=progress.time_ms,
     )
-    room.seat_progressed(public_id, {"type": "progress", **figures.to_dict()})
-    return figures
 
 
 SEEN_EVERY = timedelta(seconds=5)

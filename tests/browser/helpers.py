@@ -502,3 +502,48 @@ def wait_for_the_worker(page: Page) -> None:
     """Until the service worker has cached the shell and controls the page."""
     page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+# --- the site over ASGI: pages and the races' WebSockets ------------------------------------------
+
+_asgi_server = {}
+
+
+class AsgiServer:
+    """The site as Daphne serves it (yukon_site.asgi: HTTP and the races' WebSockets), in a thread
+    of this process, like pytest-django's live_server but for WebSockets too. Twisted's reactor
+    runs once a process, so one server serves the whole session; each test's database is the
+    test database (a file: the server's threads open their own connections to it)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        from daphne.server import Server  # installs Twisted's asyncio reactor: first
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+        from yukon_site.asgi import application
+
+        self.server = Server(
+            ASGIStaticFilesHandler(application),
+            endpoints=["tcp:port=0:interface=127.0.0.1"],
+            signal_handlers=False,
+            verbosity=0,
+        )
+        self.thread = threading.Thread(target=self.server.run, name="daphne", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.listening_addresses:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("Daphne did not start listening")
+            time.sleep(0.05)
+        self.port = self.server.listening_addresses[0][1]
+        self.url = f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture(name="asgi_server")
+def asgi_server_fixture(settings, transactional_db):
+    """The site over ASGI (AsgiServer), for this test's database; import it into the test module."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    if "server" not in _asgi_server:
+        _asgi_server["server"] = AsgiServer()
+    return _asgi_server["server"]

@@ -16,6 +16,7 @@ or in, with results made through the real services), then:
   Lighthouse's CLS (the worst 5-second window of shifts), so it is held to the same < 0.05.
 """
 
+import re
 import time
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from helpers import (
     READY,
     TABLE,
     WIN,
+    asgi_server_fixture,  # noqa: F401 (the asgi_server fixture)
     issue_only,
     make_player,
     open_game,
@@ -39,6 +41,7 @@ from helpers import (
     winning_game,
 )
 from playwright.sync_api import Page, expect
+from watch import watch_for_problems
 
 from games.engine import Game
 
@@ -462,3 +465,92 @@ def test_pages_do_not_shift_while_they_load(
     cls = layout_shift(page)
     print(f"CLS {path} at {viewport['width']}x{viewport['height']}: {cls:.4f}")
     assert cls < CLS_LIMIT, f"{path} shifts while it loads: CLS {cls:.4f} (limit {CLS_LIMIT})"
+
+
+# --- the race pages (docs/races.md), over ASGI: the lobby and the table need the WebSocket ------------
+
+
+RACE_ROOM = "[data-race]"
+
+
+def race_view_is(page: Page, view: str) -> None:
+    expect(page.locator(RACE_ROOM)).to_have_attribute("data-race-view", view, timeout=20_000)
+
+
+def test_the_race_pages_pass_axe_log_no_error_and_do_not_shift(
+    asgi_server, page: Page, context, browser, page_problems, axe_source: str, monkeypatch, settings
+):
+    """A race from its form to its results, in two browsers: Annie in English at 1366 px, Bob in
+    Hindi at 360 px. Each view once shown: the form, the lobby (and its layout shifts while it
+    loads), the table with the other player's figures, the Leave dialog, the results."""
+    settings.RACE_COUNTDOWN_SECONDS = 2
+    issue_only(monkeypatch, CODE)
+    annie, bob = make_player("annie"), make_player("bob")
+    base = asgi_server.url
+    sign_in(context, base, annie)
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{base}/race")
+    page.wait_for_selector("[data-race-form]")
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, "/race (signed in, 1366 px wide)")
+    page.locator('[data-race-form] input[name="seats"][value="3"]').check()
+    page.locator("[data-race-create]").click()
+    race_view_is(page, "lobby")
+    race_id = page.locator(RACE_ROOM).get_attribute("data-race-id")
+
+    bob_context = browser.new_context()
+    watch_for_problems(bob_context, page_problems, label="bob")
+    bob_context.on(
+        "console",
+        lambda message: (
+            message.type == "error" and page_problems.append(f"bob: console error: {message.text}")
+        ),
+    )
+    bob_page = bob_context.new_page()  # first: the language's script is for the pages it opens
+    choose_language(bob_context, base, "hi")
+    sign_in(bob_context, base, bob)
+    bob_page.set_viewport_size(PHONE)
+    bob_page.emulate_media(reduced_motion="reduce")
+    bob_page.add_init_script(_MEASURE_LAYOUT_SHIFTS)
+    bob_page.goto(f"{base}/race/{race_id}")
+    race_view_is(bob_page, "lobby")
+    expect(bob_page.locator("html")).to_have_attribute("lang", "hi")
+    settle(bob_page, 1.0)
+    cls = layout_shift(bob_page)
+    assert cls < CLS_LIMIT, f"the race's lobby shifts while it loads: CLS {cls:.4f} (limit {CLS_LIMIT})"
+    assert_no_axe_violation(bob_page, axe_source, "the lobby (signed in, not seated, hi, 360 px wide)")
+    bob_page.locator('[data-race-action="join"]').click()
+    expect(page.locator('[data-race-players] [data-player="bob"]')).to_be_visible()
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, "the lobby (the host, two players, 1366 px wide)")
+
+    page.locator('[data-race-action="start"]').click()
+    expect(page.locator(RACE_ROOM)).to_have_attribute("data-race-state", "countdown")
+    assert_no_axe_violation(page, axe_source, "the countdown (1366 px wide)")
+    for each in (page, bob_page):
+        race_view_is(each, "table")
+    game = Game(CODE)
+    play_paced_from_each_card(page, game, TOKENS[:2])
+    expect(bob_page.locator('[data-opponent="annie"]')).to_have_attribute("data-moves", str(game.moves_made))
+    for each, what in ((page, "1366 px wide"), (bob_page, "hi, 360 px wide")):
+        settle(each, 0.3)
+        assert_no_axe_violation(each, axe_source, f"the race's table ({what})")
+
+    bob_page.locator('[data-race-action="leave-race"]').click()
+    expect(bob_page.locator('[data-dialog="confirm"]')).to_be_visible()
+    assert_no_axe_violation(bob_page, axe_source, "the Leave dialog (hi, 360 px wide)")
+    bob_page.locator('[data-dialog="confirm"] [data-close="leave"]').click()
+    race_view_is(bob_page, "lobby")  # out: the standings, while Annie plays on
+    settle(bob_page, 0.3)
+    assert_no_axe_violation(bob_page, axe_source, "the standings of a player out (hi, 360 px wide)")
+    page.locator('[data-race-action="leave-race"]').click()
+    page.locator('[data-dialog="confirm"] [data-close="leave"]').click()
+    for each, what in ((page, "1366 px wide"), (bob_page, "hi, 360 px wide")):
+        race_view_is(each, "results")
+        expect(each.locator("[data-race-places-note]")).to_have_text(
+            re.compile("Places are final.|स्थान अंतिम हैं।"), timeout=20_000
+        )
+        settle(each, 0.3)
+        assert_no_axe_violation(each, axe_source, f"the race's results ({what})")
+    bob_context.close()

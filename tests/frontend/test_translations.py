@@ -244,7 +244,10 @@ def assert_no_english_left(client, path, language):
     assert [text for text in same if text not in SAME_AS_ENGLISH.get(language, set())] == []
 
 
-@pytest.mark.parametrize("path", ["/help", "/", "/leaderboard", "/me", "/replay/"])
+PAGES = ["/help", "/", "/leaderboard", "/me", "/replay/", "/race", "/race/Xq3v9TcM2b"]
+
+
+@pytest.mark.parametrize("path", PAGES)
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_a_page_has_no_english_left(client, language, path):
     assert_no_english_left(client, path, language)
@@ -319,3 +322,11 @@ def test_the_help_page_draws_the_suits_the_table_draws():
     shapes = re.findall(r'(?:d|cx|cy|r): "([^"]+)"', art)
     assert len(shapes) >= 10
     assert [shape for shape in shapes if f'"{shape}"' not in sprite] == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_race_form_has_no_english_left(client, django_user_model, language):
+    player = django_user_model.objects.create_user("alice", "alice@example.com", "a-long-pass-phrase")
+    client.force_login(player)
+    assert_no_english_left(client, "/race", language)

@@ -27,7 +27,9 @@ def test_create_join_start_and_read(make_player):
     assert created.status_code == 201, created.json()
     race = created.json()
     assert race["state"] == "lobby" and race["url"] == f"/race/{race['id']}"
-    assert [(p["name"], p["host"], p["you"], p["rating"]) for p in race["players"]] == [("host", True, True, 1500)]
+    assert [(p["name"], p["host"], p["you"], p["rating"]) for p in race["players"]] == [
+        ("host", True, True, 1500)
+    ]
     joined = client_of(guest).post(f"/api/races/{race['id']}/join/")
     assert joined.status_code == 200 and [p["you"] for p in joined.json()["players"]] == [False, True]
     assert client_of(guest).post(f"/api/races/{race['id']}/start/").json()["code"] == "not_host"

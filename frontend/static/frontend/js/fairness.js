@@ -26,13 +26,19 @@ export function dealAgrees(code, knownDeal) {
   );
 }
 
+/** Is SHA-256("<code>:<secret>") the commitment? null where the browser cannot hash (not a secure page). */
+export async function commitmentHolds({ code, secret, commitment }) {
+  if (!globalThis.crypto?.subtle) return null;
+  return (await sha256Hex(`${code}:${secret}`)) === commitment;
+}
+
 /**
  * The verdict on a finished hidden-card game: `{state, code}` with state "fair" (the hash is
  * the commitment and the deal agrees), "unfair" (either fails), or "unchecked" (the browser
  * cannot hash here, e.g. not a secure page).
  */
 export async function checkDeal({ code, secret, commitment, knownDeal }) {
-  if (!globalThis.crypto?.subtle) return { state: "unchecked", code };
-  const hash = await sha256Hex(`${code}:${secret}`);
-  return { state: hash === commitment && dealAgrees(code, knownDeal) ? "fair" : "unfair", code };
+  const holds = await commitmentHolds({ code, secret, commitment });
+  if (holds === null) return { state: "unchecked", code };
+  return { state: holds && dealAgrees(code, knownDeal) ? "fair" : "unfair", code };
 }

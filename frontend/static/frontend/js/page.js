@@ -7,7 +7,10 @@ import { $ } from "./dom.js";
 import { registerServiceWorker } from "./offline.js";
 import { ResultsSync } from "./sync.js";
 
-/** Start the page; resolves `{account, fresh}` once the server has said who is signed in. */
+/**
+ * Start the page; resolves `{account, fresh, sync}` once the server has said who is signed in
+ * (`sync`: the page's ResultsSync, to kick when the page queues a result of its own).
+ */
 export async function startPage() {
   let account = knownAccount();
   const sync = new ResultsSync(() => account);
@@ -23,7 +26,7 @@ export async function startPage() {
   account = answer.account;
   renderAccountNav(account);
   sync.kick();
-  return answer;
+  return { ...answer, sync };
 }
 
 /** Show or hide the page's offline note (`[data-offline]`). */

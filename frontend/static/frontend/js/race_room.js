@@ -1,0 +1,402 @@
+// /race/<id>: one race as it goes (docs/races.md). The page reads the race from the API, then
+// follows it over the race's WebSocket (signed out, it asks the API again now and then): the
+// lobby (join, leave, start, the link to share), the countdown against the server's clock, the
+// seat's table (race_table.js) with the other players' figures beside it, and the results with
+// each verdict, the deal's check and a rematch, which every page in the room follows.
+
+import { api, refusalText } from "./api.js";
+import { $, el, formatDuration } from "./dom.js";
+import { checkDeal, commitmentHolds } from "./fairness.js";
+import { t } from "./i18n.js";
+import { startPage } from "./page.js";
+import { RaceSocket, raceSocketUrl } from "./race_socket.js";
+import { RaceTable } from "./race_table.js";
+import { byPlace, lobbyPlayer, opponentChip, placeRow, raceSummary } from "./race_views.js";
+import { confirmDialog } from "./ui.js";
+
+const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
+const TICK_MS = 250;
+const ASK_AGAIN_MS = 1_000; // the server's clock has passed a moment the race waits for: ask again
+const POLL_MS = 4_000; // signed out: no socket, the API now and then
+const REFUSED_WORDS = "race.refusals";
+
+// A refusal of the API or the socket in the page's language: its code's words, else the server's.
+function refusal(code, fallback, params = {}) {
+  const key = `${REFUSED_WORDS}.${code}`;
+  const text = code ? t(key, params) : key;
+  return text === key ? fallback : text;
+}
+
+export class RaceRoom {
+  race = null;
+  view = "loading";
+  #offsetMs = 0; // the server's clock minus this one
+  #askedAt = 0;
+  #firstSeen = null; // the race as the page first found it
+  #check = null; // the deal check shown: "<code>:<secret>"
+
+  constructor(root) {
+    this.root = root;
+    this.id = root.dataset.raceId;
+    this.notices = null;
+    for (const button of root.querySelectorAll("[data-race-action]")) {
+      button.addEventListener("click", () => this.#action(button.dataset.raceAction, button));
+    }
+  }
+
+  async start() {
+    const [{ account, sync }, answer] = await Promise.all([startPage(), api(this.#endpoint())]);
+    this.account = account;
+    this.table = account
+      ? new RaceTable({
+          accountOf: () => this.account,
+          clientVersion: CLIENT_VERSION,
+          sync,
+          onProgress: (progress) => progress && this.socket?.sendProgress(progress),
+          onWon: () => this.#showNote(),
+        })
+      : null;
+    this.notices = this.table?.notices ?? null;
+    if (answer.status === 404) {
+      this.#setView("missing");
+      return;
+    }
+    if (answer.ok) this.show(answer.data);
+    else this.#connection(answer.status === 0 ? "offline" : "failed", answer);
+    if (account) this.#connect();
+    else setInterval(() => this.#poll(), POLL_MS);
+    setInterval(() => this.#tick(), TICK_MS);
+  }
+
+  #endpoint(action = "") {
+    return `/api/races/${encodeURIComponent(this.id)}/${action ? `${action}/` : ""}`;
+  }
+
+  #connect() {
+    const url = raceSocketUrl(this.id, this.root.dataset.websocketOrigin);
+    this.socket = new RaceSocket(url, {
+      message: (data) => this.#message(data),
+      opened: () => {
+        // The seat's game as it stands: a move made while away reaches the race now.
+        const progress = this.table?.progress();
+        if (progress && this.view === "table") this.socket.sendProgress(progress);
+      },
+      state: (name, detail) => {
+        if (name === "open") this.#connection(null);
+        else if (name === "retrying" && this.race) this.#connection("reconnecting");
+        else if (name === "closed") this.#closed(detail);
+      },
+    });
+    this.socket.connect();
+  }
+
+  // The socket was closed for good: signed out meanwhile, or the race is gone.
+  #closed(reason) {
+    if (reason === "race_not_found") this.#setView("missing");
+    else setInterval(() => this.#poll(), POLL_MS);
+  }
+
+  async #poll() {
+    if (this.race?.state === "finished" && this.race.places_final) return;
+    const answer = await api(this.#endpoint());
+    if (answer.ok) {
+      this.#connection(null);
+      this.show(answer.data);
+    } else if (answer.status === 0) {
+      this.#connection("offline");
+    }
+  }
+
+  #message(data) {
+    if (data?.type === "race" && data.race) this.show(data.race);
+    else if (data?.type === "progress") this.#progress(data);
+    else if (data?.type === "refused") this.#refused(data);
+  }
+
+  #refused({ code, message, index, params }) {
+    // The race's own message says what it is now (over, or this seat out: its game settled).
+    if (code === "race_not_running" || code === "game_used") return;
+    this.notices?.show(refusal(code, message ?? code, { index: index ?? params?.index ?? "?" }));
+    if (code === "prefix_conflict") this.table?.takeRecorded();
+  }
+
+  // One seat's figures, as the server replayed its log.
+  #progress({ player, foundation_cards, moves, time_ms, status }) {
+    const seat = this.race?.players.find((each) => each.name === player);
+    if (!seat) return;
+    Object.assign(seat, { foundation_cards, moves, time_ms }, status ? { status } : {});
+    this.#drawPlayers();
+  }
+
+  // ---- the race as the server says it is ------------------------------------------------------
+
+  show(race) {
+    const first = this.#firstSeen === null;
+    this.#firstSeen ??= race;
+    this.race = race;
+    const now = Date.parse(race.now);
+    if (!Number.isNaN(now)) this.#offsetMs = now - Date.now();
+    // A rematch asked for while the page is open is followed; one made before is offered.
+    if (race.rematch_id && !first && !this.#firstSeen.rematch_id) {
+      location.assign(`/race/${encodeURIComponent(race.rematch_id)}`);
+      return;
+    }
+    this.root.dataset.raceState = race.state;
+    $("[data-race-summary]", this.root).textContent = raceSummary(race);
+    $("[data-race-results-summary]", this.root).textContent = raceSummary(race);
+    this.#setView(this.#viewOf(race));
+    this.#drawPlayers();
+    this.#drawLobby();
+    if (this.view === "table") this.#takeUpTable();
+    if (this.view === "results") this.#drawResults();
+    this.#tick();
+  }
+
+  get me() {
+    return this.race?.players.find((player) => player.you) ?? null;
+  }
+
+  #viewOf(race) {
+    if (race.state === "finished") return "results";
+    if (race.state !== "running") return race.state; // lobby, countdown
+    const me = this.me;
+    const seated = this.table && me && race.your_game_id && me.status !== "out";
+    return seated ? "table" : "lobby"; // out, or watching: the list with everyone's figures
+  }
+
+  #setView(view) {
+    this.view = view;
+    this.root.dataset.raceView = view;
+    const shown = { loading: "[data-race-loading]", lobby: "[data-race-lobby]", countdown: "[data-race-lobby]", table: "[data-race-play]", results: "[data-race-results]", missing: "[data-race-missing]" }[view];
+    for (const part of ["[data-race-loading]", "[data-race-lobby]", "[data-race-play]", "[data-race-results]", "[data-race-missing]"]) {
+      $(part, this.root).hidden = part !== shown;
+    }
+    // The table takes the whole screen, as on the game page; the other views scroll.
+    document.body.classList.toggle("play-page", view === "table");
+    document.body.classList.toggle("info-page", view !== "table");
+    $("main").classList.toggle("game", view === "table");
+    if (view !== "table" && view !== "missing" && view !== "loading") document.title = `${raceSummary(this.race)} · ${t("race.title")}`;
+  }
+
+  #drawLobby() {
+    const race = this.race;
+    const me = this.me;
+    const seated = race.players.length;
+    const lobby = race.state === "lobby";
+    $("[data-race-countdown]", this.root).hidden = race.state !== "countdown";
+    $("[data-race-players-title]", this.root).textContent = t(lobby || race.state === "countdown" ? "race.players" : "race.standings");
+    const free = Math.max(0, race.seats - seated);
+    $("[data-race-seats-free]", this.root).textContent = lobby ? (free ? t("race.seatsFree", { count: free }) : t("race.full")) : "";
+    $("[data-race-share]", this.root).hidden = !lobby;
+    const link = $("[data-race-link]", this.root);
+    link.value = new URL(race.url ?? `/race/${this.id}`, location.href).href;
+    const signedIn = Boolean(this.account);
+    const buttons = {
+      join: lobby && signedIn && !me && free > 0,
+      start: lobby && Boolean(me?.host) && seated >= 2,
+      leave: lobby && Boolean(me),
+    };
+    for (const [action, shown] of Object.entries(buttons)) $(`[data-race-action="${action}"]`, this.root).hidden = !shown;
+    const signIn = $("[data-race-sign-in]", this.root);
+    signIn.hidden = !(lobby && !signedIn);
+    signIn.href = `/accounts/login/?next=${encodeURIComponent(`/race/${this.id}`)}`;
+    $("[data-race-start-rule]", this.root).hidden = !lobby;
+    $("[data-race-grace]", this.root).textContent = t("race.grace", { seconds: race.grace_seconds ?? 60 });
+    $("[data-race-status]", this.root).textContent = this.#lobbyStatus();
+  }
+
+  #lobbyStatus() {
+    const race = this.race;
+    const me = this.me;
+    if (race.state === "lobby") return me && !me.host ? t("race.waitingHost", { host: race.host }) : "";
+    if (race.state === "running") return me?.status === "out" ? t("race.youOut") : this.view === "table" ? "" : t("race.watching");
+    return "";
+  }
+
+  #drawPlayers() {
+    const race = this.race;
+    if (!race) return;
+    $("[data-race-players]", this.root).replaceChildren(...race.players.map((player) => lobbyPlayer(player, race)));
+    $("[data-race-opponents]", this.root).replaceChildren(...race.players.filter((player) => !player.you).map(opponentChip));
+    this.#showNote();
+  }
+
+  // The line beside the table: the seat's own state.
+  #showNote() {
+    const me = this.me;
+    const won = this.table?.session?.won;
+    const text = me?.status === "out" ? t("race.youOut") : won || me?.status === "finished" ? t("race.youFinished") : "";
+    const note = $("[data-race-note]", this.root);
+    if (note.textContent !== text) note.textContent = text;
+  }
+
+  async #takeUpTable() {
+    const race = this.race;
+    if (this.table.session?.issued?.id === race.your_game_id) {
+      if (this.me?.status === "out") this.table.lock();
+      return;
+    }
+    if (this.#takingUp) return;
+    this.#takingUp = true;
+    try {
+      const ready = await this.table.takeUp(race.your_game_id, this.account.id);
+      if (!ready) this.notices?.show(t("race.failed", { reason: t("ranked.unknown") }));
+      else if (this.socket?.open && this.table.progress()) this.socket.sendProgress(this.table.progress());
+    } finally {
+      this.#takingUp = false;
+    }
+    if (this.me?.status === "out") this.table.lock();
+    this.#showNote();
+  }
+
+  #takingUp = false;
+
+  // ---- the clock: the countdown, the time limit ------------------------------------------------
+
+  #serverNow() {
+    return Date.now() + this.#offsetMs;
+  }
+
+  #tick() {
+    const race = this.race;
+    if (!race) return;
+    if (race.state === "countdown" && race.starts_at) {
+      const left = Date.parse(race.starts_at) - this.#serverNow();
+      const count = String(Math.max(0, Math.ceil(left / 1000)));
+      const shown = $("[data-race-count]", this.root);
+      if (shown.textContent !== count) shown.textContent = count;
+      if (left <= 0) this.#askAgain();
+    }
+    const clock = $("[data-race-clock]", this.root);
+    let text = "";
+    if (race.state === "running" && race.ends_at) {
+      const left = Date.parse(race.ends_at) - this.#serverNow();
+      text = t("race.endsIn", { time: formatDuration(Math.max(0, left)) });
+      if (left <= 0) this.#askAgain();
+    }
+    if (clock.textContent !== text) clock.textContent = text;
+  }
+
+  // A moment the race waited for has passed on the server's clock: ask for the race, in case its
+  // message is slow to come.
+  async #askAgain() {
+    if (Date.now() - this.#askedAt < ASK_AGAIN_MS) return;
+    this.#askedAt = Date.now();
+    const answer = await api(this.#endpoint());
+    if (answer.ok && answer.data.state !== this.race.state) this.show(answer.data);
+  }
+
+  // ---- the results -----------------------------------------------------------------------------
+
+  #drawResults() {
+    const race = this.race;
+    this.table?.lock();
+    $("[data-race-places]", this.root).replaceChildren(...byPlace(race.players).map(placeRow));
+    $("[data-race-places-note]", this.root).textContent = t(race.places_final ? "race.placesFinal" : "race.placesPending");
+    const rematch = $('[data-race-action="rematch"]', this.root);
+    rematch.hidden = !this.me || !this.account;
+    if (race.rematch_id) rematch.dataset.rematchId = race.rematch_id;
+    this.#drawDeal();
+  }
+
+  async #drawDeal() {
+    const { code, secret, commitment } = this.race;
+    const box = $("[data-race-deal]", this.root);
+    box.hidden = !(code && secret && commitment);
+    if (box.hidden || this.#check === `${code}:${secret}`) return;
+    this.#check = `${code}:${secret}`;
+    $("[data-race-code]", box).textContent = code;
+    $("[data-race-secret]", box).textContent = secret;
+    $("[data-race-commitment]", box).textContent = commitment;
+    // A seat checks its own table's cards too (the page holds no other game); a player watching,
+    // the commitment only.
+    const knownDeal = this.table?.session?.game.knownDeal() ?? null;
+    let state;
+    if (knownDeal) {
+      state = (await checkDeal({ code, secret, commitment, knownDeal })).state;
+    } else {
+      const holds = await commitmentHolds({ code, secret, commitment });
+      state = holds === null ? "unchecked" : holds ? "hashOnly" : "unfair";
+    }
+    const line = $("[data-race-check]", box);
+    line.dataset.state = state;
+    line.textContent = t(`race.check.${state}`);
+  }
+
+  // ---- the buttons -----------------------------------------------------------------------------
+
+  async #action(action, button) {
+    if (action === "copy") return this.#copyLink();
+    if (action === "rematch" && button.dataset.rematchId) return location.assign(`/race/${encodeURIComponent(button.dataset.rematchId)}`);
+    if (action === "leave-race" && !(await confirmDialog({ title: t("race.leaveTitle"), text: t("race.leaveText"), yes: t("race.leaveYes") }))) return;
+    const endpoint = { join: "join", leave: "leave", "leave-race": "leave", start: "start", rematch: "rematch" }[action];
+    if (!endpoint) return;
+    button.disabled = true;
+    const answer = await api(this.#endpoint(endpoint), { method: "POST", body: {} });
+    button.disabled = false;
+    if (!answer.ok) {
+      this.#say(refusal(answer.data?.code, refusalText(answer.data, answer.status)));
+      return;
+    }
+    if (action === "rematch") location.assign(answer.data.url ?? `/race/${encodeURIComponent(answer.data.id)}`);
+    else this.show(answer.data);
+  }
+
+  async #copyLink() {
+    const link = $("[data-race-link]", this.root);
+    const said = $("[data-race-copied]", this.root);
+    try {
+      await navigator.clipboard.writeText(link.value);
+      said.textContent = t("race.linkCopied");
+    } catch {
+      link.select(); // no clipboard access: selected, to copy by hand
+    }
+  }
+
+  // A message for the player: under the table while playing, else in the view's status line.
+  #say(text) {
+    if (this.view === "table" && this.notices) this.notices.show(text);
+    else $(this.view === "results" ? "[data-race-places-note]" : "[data-race-status]", this.root).textContent = text;
+  }
+
+  #connection(problem, answer = null) {
+    const note = $("[data-race-connection]", this.root);
+    note.hidden = problem === null;
+    if (problem === null) return;
+    note.textContent =
+      problem === "offline" ? t("race.offline") : problem === "reconnecting" ? t("race.reconnecting") : t("race.failed", { reason: refusalText(answer?.data, answer?.status) });
+    if (!this.race && problem !== "reconnecting") setTimeout(() => this.#poll(), POLL_MS);
+  }
+}
+
+/** /race: the form that creates a race, then opens it. */
+export class RaceForm {
+  constructor(form) {
+    this.form = form;
+    this.error = $("[data-race-error]", form);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.#create();
+    });
+    startPage();
+  }
+
+  async #create() {
+    const data = new FormData(this.form);
+    const minutes = data.get("time_limit_minutes");
+    const body = { rules: data.get("rules"), seats: Number(data.get("seats")), time_limit_minutes: minutes ? Number(minutes) : null };
+    const button = $("[data-race-create]", this.form);
+    button.disabled = true;
+    this.error.textContent = "";
+    const answer = await api("/api/races/", { method: "POST", body });
+    if (answer.ok && answer.data?.url) {
+      location.assign(answer.data.url);
+      return;
+    }
+    button.disabled = false;
+    this.error.replaceChildren(
+      answer.status === 0 ? t("race.offline") : refusal(answer.data?.code, refusalText(answer.data, answer.status)),
+      ...(answer.status === 403 || answer.status === 401 ? [" ", el("a", { href: "/accounts/login/?next=/race" }, t("race.signIn"))] : []),
+    );
+  }
+}

@@ -1,0 +1,109 @@
+// What the race page draws from the server's race (docs/races.md, "The race"): the players of
+// the lobby, the other players' figures beside the table, and the places of the results. Plain
+// functions of the data; race_room.js decides when. Each element carries the figures as data-*
+// attributes for tools and tests; text from the server goes in as text.
+
+import { RULE_NAMES, el, formatDuration, formatNumber } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** "Classic · 10-minute limit". */
+export function raceSummary(race) {
+  const limit = race.time_limit_minutes ? t("race.timeLimitMinutes", { minutes: race.time_limit_minutes }) : t("race.noTimeLimit");
+  return t("race.summary", { rules: RULE_NAMES[race.rules] ?? race.rules, limit });
+}
+
+const rating = (player) => (player.rating === null || player.rating === undefined ? t("race.newPlayer") : t("race.rating", { rating: formatNumber(player.rating) }));
+
+function figures(player) {
+  return el(
+    "dl",
+    { class: "race-figures" },
+    el("div", {}, el("dt", {}, t("race.cardsHome")), el("dd", { dataset: { figure: "foundation_cards" } }, `${player.foundation_cards ?? 0}/52`)),
+    el("div", {}, el("dt", {}, t("race.moves")), el("dd", { dataset: { figure: "moves" } }, formatNumber(player.moves ?? 0))),
+    el("div", {}, el("dt", {}, t("race.time")), el("dd", { dataset: { figure: "time_ms" } }, formatDuration(player.time_ms ?? 0))),
+  );
+}
+
+const statusBadge = (status) => el("span", { class: "race-badge", dataset: { status } }, t(`race.status.${status}`));
+
+function playerData(player) {
+  return {
+    player: player.name,
+    host: String(Boolean(player.host)),
+    you: String(Boolean(player.you)),
+    connected: String(Boolean(player.connected)),
+    status: player.status ?? "",
+    foundationCards: String(player.foundation_cards ?? 0),
+    moves: String(player.moves ?? 0),
+    timeMs: String(player.time_ms ?? 0),
+  };
+}
+
+/** One player of the lobby (with the figures once the race has begun). */
+export function lobbyPlayer(player, race) {
+  return el(
+    "li",
+    { class: "race-player", dataset: playerData(player) },
+    el(
+      "p",
+      { class: "race-player-head" },
+      el("span", { class: "race-dot", dataset: { connected: String(Boolean(player.connected)) } }),
+      el("strong", { class: "race-name" }, player.name),
+      player.you && el("span", { class: "muted" }, `(${t("race.you")})`),
+      player.host && el("span", { class: "badge race-host" }, t("race.host")),
+      !player.connected && el("span", { class: "muted race-away" }, t("race.away")),
+      el("span", { class: "race-rating muted" }, rating(player)),
+    ),
+    race.state !== "lobby" && el("div", { class: "race-player-figures" }, statusBadge(player.status), figures(player)),
+  );
+}
+
+/** One other player beside the table: name, state and figures. */
+export function opponentChip(player) {
+  return el(
+    "li",
+    { class: "race-opponent", dataset: { ...playerData(player), opponent: player.name } },
+    el("p", { class: "race-opponent-head" }, el("span", { class: "race-dot", dataset: { connected: String(Boolean(player.connected)) } }), el("strong", { class: "race-name" }, player.name), statusBadge(player.status)),
+    figures(player),
+  );
+}
+
+const RESULT_STATES = new Set(["pending", "verified", "rejected"]);
+
+function ratingChange(change) {
+  if (change === null || change === undefined) return "—";
+  return change > 0 ? `+${formatNumber(change)}` : formatNumber(change);
+}
+
+/** One row of the results: place, player, won or not, score, moves, time, verdict, rating, replay. */
+export function placeRow(player) {
+  const result = RESULT_STATES.has(player.result) ? player.result : "none";
+  const outcome = player.won === null || player.won === undefined ? "—" : t(player.won ? "race.won" : "race.notWon");
+  return el(
+    "tr",
+    { class: player.you ? "you" : null, dataset: { resultPlayer: player.name, place: player.place ?? "", result, won: String(player.won) } },
+    el("td", { class: "rank" }, player.place ? formatNumber(player.place) : "—"),
+    el(
+      "td",
+      { class: "player" },
+      el("span", { class: "name" }, player.you ? `${player.name} (${t("race.you")})` : player.name),
+      // Phones: under the name, for want of columns.
+      el("span", { class: "outcome-inline muted" }, outcome, player.replay_url && [" · ", el("a", { href: player.replay_url }, t("race.replay"))]),
+    ),
+    el("td", { class: "outcome" }, outcome),
+    el("td", { class: "num" }, formatNumber(player.score)),
+    el("td", { class: "num moves" }, formatNumber(player.moves ?? 0)),
+    el("td", { class: "num" }, formatDuration(player.time_ms ?? 0)),
+    el("td", {}, el("span", { class: "race-verdict", dataset: { result } }, t(`race.resultStatus.${result}`))),
+    el("td", { class: "num rating" }, ratingChange(player.rating_change)),
+    el("td", { class: "watch" }, player.replay_url ? el("a", { href: player.replay_url, "aria-label": `${t("race.replay")}: ${player.name}` }, t("race.replay")) : ""),
+  );
+}
+
+/** The players in their places (no place yet: after, in the server's order). */
+export function byPlace(players) {
+  return players
+    .map((player, index) => ({ player, index }))
+    .sort((a, b) => (a.player.place ?? Infinity) - (b.player.place ?? Infinity) || a.index - b.index)
+    .map(({ player }) => player);
+}

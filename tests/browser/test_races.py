@@ -1,0 +1,242 @@
+"""Races in Chromium (docs/races.md): the form that creates one, the lobby with two players in two
+browsers, the countdown, each table played by gestures while the other player's figures follow,
+and the results with each verdict, the deal's check and the rematch.
+
+The site runs over ASGI (helpers.AsgiServer: Daphne in a thread), the WebSocket included. Every
+race deals the known winning deal (issue_only), so the tests know the cards the server hides.
+"""
+
+import re
+
+import pytest
+from helpers import (
+    BAR,
+    TABLE,
+    asgi_server_fixture,  # noqa: F401 (the asgi_server fixture)
+    issue_only,
+    make_player,
+    play_token,
+    sign_in,
+    wait_for_moves,
+    winning_game,
+)
+from playwright.sync_api import Page, expect
+from watch import watch_for_problems
+
+from games.engine import Game
+
+pytestmark = pytest.mark.browser
+
+CODE, TOKENS = winning_game()
+ROOM = "[data-race]"
+DESKTOP = {"width": 1366, "height": 768}
+TABLET = {"width": 768, "height": 1024}
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(autouse=True)
+def _short_countdown(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 4
+
+
+def view_is(page: Page, view: str, timeout: float = 15_000) -> None:
+    expect(page.locator(ROOM)).to_have_attribute("data-race-view", view, timeout=timeout)
+
+
+def second_player(browser, base_url: str, user, page_problems: list[str]):
+    """Another browser (a context of its own: its own cookies and storage), signed in as `user`."""
+    context = browser.new_context()
+    watch_for_problems(context, page_problems, label=user.username)
+    sign_in(context, base_url, user)
+    page = context.new_page()
+    page.emulate_media(reduced_motion="reduce")
+    return context, page
+
+
+def create_race(
+    page: Page, base_url: str, *, rules: str = "classic", seats: int = 2, minutes: str = ""
+) -> str:
+    """Create a race through the form at /race; the race's id, once its lobby shows."""
+    page.goto(f"{base_url}/race")
+    form = page.locator("[data-race-form]")
+    form.locator(f'input[name="rules"][value="{rules}"]').check()
+    form.locator(f'input[name="seats"][value="{seats}"]').check()
+    form.locator(f'input[name="time_limit_minutes"][value="{minutes}"]').check()
+    form.locator("[data-race-create]").click()
+    page.wait_for_url(f"{base_url}/race/*")
+    view_is(page, "lobby")
+    return page.locator(ROOM).get_attribute("data-race-id")
+
+
+def player_item(page: Page, name: str):
+    return page.locator(f'[data-race-players] [data-player="{name}"]')
+
+
+def opponent(page: Page, name: str):
+    return page.locator(f'[data-race-opponents] [data-opponent="{name}"]')
+
+
+def test_the_form_creates_a_race_and_a_signed_out_visitor_is_asked_to_sign_in(
+    asgi_server, page: Page, context, artifacts_dir
+):
+    base = asgi_server.url
+    page.goto(f"{base}/race")
+    prompt = page.locator("[data-race-signed-out]")
+    expect(prompt).to_be_visible()
+    expect(prompt.locator('a[href="/accounts/login/?next=/race"]')).to_be_visible()
+
+    annie = make_player("annie")
+    sign_in(context, base, annie)
+    for viewport, name in ((PHONE, "360"), (TABLET, "768"), (DESKTOP, "1366")):
+        page.set_viewport_size(viewport)
+        page.goto(f"{base}/race")
+        expect(page.locator("[data-race-form]")).to_be_visible()
+        assert_fits(page)
+        page.screenshot(path=str(artifacts_dir / f"race-form-{name}.png"), full_page=True)
+
+    race_id = create_race(page, base, rules="relaxed", seats=3, minutes="10")
+    room = page.locator(ROOM)
+    expect(room).to_have_attribute("data-race-state", "lobby")
+    expect(page.locator("[data-race-summary]")).to_have_text("Relaxed · 10-minute limit")
+    me = player_item(page, "annie")
+    expect(me).to_have_attribute("data-host", "true")
+    expect(me).to_have_attribute("data-you", "true")
+    expect(page.locator("[data-race-seats-free]")).to_have_text("2 seats free")
+    expect(page.locator("[data-race-link]")).to_have_value(f"{base}/race/{race_id}")
+    expect(page.locator("[data-race-grace]")).to_have_text(
+        "A player away from the race for more than 60 seconds is out."
+    )
+    # One player may not start a race alone; the host may leave the lobby.
+    expect(page.locator('[data-race-action="start"]')).to_be_hidden()
+    expect(page.locator('[data-race-action="leave"]')).to_be_visible()
+    for viewport, name in ((PHONE, "360"), (TABLET, "768"), (DESKTOP, "1366")):
+        page.set_viewport_size(viewport)
+        assert_fits(page)
+        page.screenshot(path=str(artifacts_dir / f"race-lobby-{name}.png"), full_page=True)
+
+    # Signed out, the lobby shows who is in and asks the visitor to sign in to join.
+    context.clear_cookies()
+    page.goto(f"{base}/race/{race_id}")
+    view_is(page, "lobby")
+    expect(player_item(page, "annie")).to_be_visible()
+    expect(page.locator("[data-race-sign-in]")).to_have_attribute(
+        "href", f"/accounts/login/?next=%2Frace%2F{race_id}"
+    )
+    expect(page.locator('[data-race-action="join"]')).to_be_hidden()
+
+    page.goto(f"{base}/race/nothing")
+    view_is(page, "missing")
+
+
+def assert_fits(page: Page) -> None:
+    """Nothing sticks out sideways: the page is no wider than the screen."""
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right >
+            document.documentElement.clientWidth + 1).slice(0, 5).map((e) => e.outerHTML.slice(0, 120))"""
+    )
+    assert overflow <= 0, f"the page is {overflow} px wider than the screen: {wide}"
+
+
+def play_tokens(page: Page, game: Game, tokens: list[str]) -> None:
+    for token in tokens:
+        expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true")
+        play_token(page, game, token)
+        wait_for_moves(page, game.moves_made)
+
+
+def test_two_players_race_from_the_lobby_to_the_results_and_a_rematch(
+    asgi_server, page: Page, context, browser, page_problems, monkeypatch, artifacts_dir
+):
+    base = asgi_server.url
+    issue_only(monkeypatch, CODE)
+    annie, bob = make_player("annie"), make_player("bob")
+    sign_in(context, base, annie)
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(reduced_motion="reduce")
+    race_id = create_race(page, base, seats=3)
+
+    # Bob opens the link in his own browser and joins; each page sees the other player.
+    bob_context, bob_page = second_player(browser, base, bob, page_problems)
+    bob_page.set_viewport_size(PHONE)
+    bob_page.goto(f"{base}/race/{race_id}")
+    view_is(bob_page, "lobby")
+    expect(bob_page.locator('[data-race-action="start"]')).to_be_hidden()
+    bob_page.locator('[data-race-action="join"]').click()
+    expect(player_item(bob_page, "bob")).to_have_attribute("data-you", "true")
+    expect(player_item(page, "bob")).to_be_visible()
+    expect(player_item(page, "bob")).to_have_attribute("data-connected", "true")
+    expect(bob_page.locator("[data-race-status]")).to_have_text("Waiting for annie to start the race.")
+    expect(page.locator("[data-race-seats-free]")).to_have_text("1 seat free")
+
+    # Two players in: the host starts. A countdown on both pages, then each player's own table.
+    page.locator('[data-race-action="start"]').click()
+    for each in (page, bob_page):
+        expect(each.locator(ROOM)).to_have_attribute("data-race-state", "countdown")
+        expect(each.locator("[data-race-countdown]")).to_be_visible()
+    page.screenshot(path=str(artifacts_dir / "race-countdown-1366.png"))
+    for each in (page, bob_page):
+        view_is(each, "table")
+        expect(each.locator(BAR)).to_have_attribute("data-moves", "0")
+    annie_game, bob_game = Game(CODE), Game(CODE)
+    expect(opponent(page, "bob")).to_have_attribute("data-moves", "0")
+    expect(opponent(bob_page, "annie")).to_have_attribute("data-moves", "0")
+
+    # Moves made by gestures: the other page shows the figures the server replayed.
+    play_tokens(page, annie_game, TOKENS[:3])
+    expect(opponent(bob_page, "annie")).to_have_attribute("data-moves", str(annie_game.moves_made))
+    expect(opponent(bob_page, "annie")).to_have_attribute(
+        "data-foundation-cards", str(sum(annie_game.foundations))
+    )
+    play_tokens(bob_page, bob_game, TOKENS[:5])
+    expect(opponent(page, "bob")).to_have_attribute("data-moves", str(bob_game.moves_made))
+    expect(opponent(page, "bob")).to_have_attribute("data-foundation-cards", str(sum(bob_game.foundations)))
+    assert int(opponent(page, "bob").get_attribute("data-time-ms")) > 0
+    page.screenshot(path=str(artifacts_dir / "race-table-1366.png"))
+    page.set_viewport_size(TABLET)
+    assert_fits(page)
+    page.screenshot(path=str(artifacts_dir / "race-table-768.png"))
+    page.set_viewport_size(DESKTOP)
+    bob_page.screenshot(path=str(artifacts_dir / "race-table-360.png"))
+    assert_fits(bob_page)
+
+    # Annie wins; Bob leaves the race: it is over, and both pages show the results.
+    play_tokens(page, annie_game, TOKENS[3:])
+    expect(page.locator("[data-race-note]")).to_have_text("You finished: waiting for the others.")
+    expect(opponent(bob_page, "annie")).to_have_attribute("data-status", "finished")
+    bob_page.locator('[data-race-action="leave-race"]').click()
+    bob_page.locator('[data-dialog="confirm"] [data-close="leave"]').click()
+    for each in (page, bob_page):
+        view_is(each, "results", timeout=20_000)
+    first, second = page.locator("[data-race-places] tr").all()
+    expect(first).to_have_attribute("data-result-player", "annie")
+    expect(first).to_have_attribute("data-place", "1")
+    expect(second).to_have_attribute("data-result-player", "bob")
+    for each in (page, bob_page):
+        expect(each.locator('[data-result-player="annie"]')).to_have_attribute(
+            "data-result", "verified", timeout=20_000
+        )
+        expect(each.locator('[data-result-player="bob"]')).to_have_attribute(
+            "data-result", "verified", timeout=20_000
+        )
+        expect(each.locator("[data-race-places-note]")).to_have_text("Places are final.", timeout=20_000)
+        expect(each.locator("[data-race-code]")).to_have_text(CODE)
+        expect(each.locator("[data-race-check]")).to_have_attribute("data-state", "fair")
+    expect(page.locator('[data-result-player="annie"] td.watch a')).to_have_attribute(
+        "href", re.compile(r"^/replay/\d+$")
+    )
+    page.screenshot(path=str(artifacts_dir / "race-results-1366.png"), full_page=True)
+    bob_page.screenshot(path=str(artifacts_dir / "race-results-360.png"), full_page=True)
+    assert_fits(bob_page)
+
+    # A rematch: every page follows it to the new race's lobby, where the host is seated again.
+    page.locator('[data-race-action="rematch"]').click()
+    page.wait_for_url(lambda url: f"/race/{race_id}" not in url and "/race/" in url)
+    new_id = page.locator(ROOM).get_attribute("data-race-id")
+    bob_page.wait_for_url(f"{base}/race/{new_id}")
+    for each in (page, bob_page):
+        view_is(each, "lobby")
+        expect(player_item(each, "annie")).to_have_attribute("data-host", "true")
+    bob_context.close()
