@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-
 from datetime import timedelta
 
 import pytest
@@ -25,6 +24,7 @@ from hidden_helpers import exposing_line, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
 import leaderboard.services
+from accounts.models import User
 from games.engine import (
     CARD_NAMES,
     FACE_DOWN_PLACES,
@@ -36,7 +36,6 @@ from games.engine import (
     visible_deal,
 )
 from games.engine.deal import COLUMN_SIZES, FACE_DOWN_AT_DEAL
-from accounts.models import User
 from games.models import IssuedGame
 from leaderboard.services import daily_game_issue
 from races.models import Race
