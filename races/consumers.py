@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import close_old_connections
 
 from games.services import GameServiceError, SubmissionInvalid
 from races import selectors, services
@@ -21,6 +24,25 @@ logger = logging.getLogger(__name__)
 
 NOT_SIGNED_IN, NO_SUCH_RACE = 4401, 4404
 MAX_MESSAGE_BYTES = 256 * 1024
+
+
+CONNECTIONS_CHECKED_EVERY = 1.0  # seconds
+_connections_checked_at = 0.0
+
+
+def _moves_connections_checked(function):
+    """Run `function` (a move's progress) in the thread of the process's database work, its
+    connections checked as `database_sync_to_async` checks them (age, health), but at most once
+    a second: that check costs a query of its own, and a move is a query or two."""
+
+    def call(*args):
+        global _connections_checked_at
+        if time.monotonic() - _connections_checked_at >= CONNECTIONS_CHECKED_EVERY:
+            close_old_connections()
+            _connections_checked_at = time.monotonic()
+        return function(*args)
+
+    return sync_to_async(call, thread_sensitive=True)
 
 
 def _race_message(public_id: str, user) -> dict | None:
@@ -109,9 +131,12 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
                     }
                 )
                 return
-            answer = await database_sync_to_async(self._progress)(log, times)
+            answer = await _moves_connections_checked(self._progress)(log, times)
             if answer["type"] == "progress":
-                await self.channel_layer.group_send(self.group, {"type": "race.progress", "figures": answer})
+                # Encoded once here, not once a socket of the room.
+                await self.channel_layer.group_send(
+                    self.group, {"type": "race.progress", "text": json.dumps(answer)}
+                )
             else:
                 await self.send_json(answer)
         else:
@@ -141,4 +166,4 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(message)
 
     async def race_progress(self, event: dict) -> None:
-        await self.send_json(event["figures"])
+        await self.send(text_data=event["text"])

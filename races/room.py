@@ -8,6 +8,7 @@ reconnect.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from asgiref.sync import async_to_sync
@@ -28,7 +29,8 @@ def race_changed(public_id: str) -> None:
 
 def seat_progressed(public_id: str, figures: dict) -> None:
     """After the commit: every socket of the race tells its player a seat's figures."""
-    transaction.on_commit(lambda: _group_send(public_id, {"type": "race.progress", "figures": figures}))
+    text = json.dumps(figures)
+    transaction.on_commit(lambda: _group_send(public_id, {"type": "race.progress", "text": text}))
 
 
 def _group_send(public_id: str, message: dict) -> None:

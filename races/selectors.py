@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.models import Submission
 from races.models import Race, RaceSeat, Rating
 from races.rating import new_skill
-from races.services import ends_at
+from races.services import ends_at, seats_live_figures
 
 CONNECTED_WITHIN = timedelta(seconds=35)  # two pings (every 15 s) and some
 NEW_RATING = round(new_skill().shown)
@@ -43,6 +43,8 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
         )
     }
     ratings = _shown_ratings(race, [seat.user_id for seat in seats])
+    playing = [seat.pk for seat in seats if seat.status == RaceSeat.Status.PLAYING and seat.game_id]
+    live = seats_live_figures(playing) if playing else {}
     over = race.state == Race.State.FINISHED
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     state = _state(race, now)
@@ -50,6 +52,11 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
     your_game_id = None
     for seat in seats:
         result = results.get(seat.game_id)
+        figures = live.get(seat.pk) or {
+            "moves": seat.moves,
+            "foundation_cards": seat.foundation_cards,
+            "time_ms": seat.time_ms,
+        }
         settled = result is not None and result.status != Submission.Status.PENDING
         verified = settled and result.status == Submission.Status.VERIFIED
         if seat.user_id == viewer_id and state == Race.State.RUNNING:
@@ -63,9 +70,9 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
                 "connected": seat.last_seen_at >= now - CONNECTED_WITHIN,
                 "status": "waiting" if race.state == Race.State.LOBBY else seat.status,
                 "out_reason": seat.out_reason or None,
-                "foundation_cards": result.foundation_cards if verified else seat.foundation_cards,
-                "moves": result.moves if verified else seat.moves,
-                "time_ms": result.duration_ms if verified else seat.time_ms,
+                "foundation_cards": result.foundation_cards if verified else figures["foundation_cards"],
+                "moves": result.moves if verified else figures["moves"],
+                "time_ms": result.duration_ms if verified else figures["time_ms"],
                 "result": result.status if result is not None else None,
                 "won": result.won if verified else None,
                 "score": result.score if verified else None,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -270,28 +271,54 @@ def seat_progress(
 def seat_progress_record(
     *, seat: PlayingSeat, user, log: str, move_times_ms: list[int], now: datetime | None = None
 ) -> SeatFigures:
-    """Replay the player's log of their seat's game (games.hidden_games.game_progress_record),
-    keep its figures on the seat and answer them; the player is seen. Two statements besides
-    the game's: the game's row is the authority (a seat out, a race over, has its game
-    finished, and the game refuses: GameAlreadyUsed), so a socket may keep its `seat`. Refusals:
-    the game's (SubmissionInvalid, PrefixConflict, GameAlreadyUsed, GameNotStarted)."""
-    now = now or timezone.now()
+    """Replay the player's log of their seat's game (games.hidden_games.game_progress_record) and
+    answer its figures, kept as the seat's live figures (`seat_figures_keep`). The game's row
+    is the authority: a seat out, a race over, has its game finished, and the game refuses
+    (GameAlreadyUsed), so a socket may keep its `seat`. Refusals: the game's
+    (SubmissionInvalid, PrefixConflict, GameAlreadyUsed, GameNotStarted)."""
     progress: Progress = game_progress_record(
         user=user, game_id=seat.game_id, log=log, move_times_ms=move_times_ms, now=now
     )
-    RaceSeat.objects.filter(pk=seat.seat_id).update(
-        moves=progress.moves,
-        foundation_cards=progress.foundation_cards,
-        time_ms=progress.time_ms,
-        last_seen_at=now,
-    )
-    return SeatFigures(
+    figures = SeatFigures(
         player=seat.player,
         status=RaceSeat.Status.PLAYING,
         moves=progress.moves,
         foundation_cards=progress.foundation_cards,
         time_ms=progress.time_ms,
     )
+    seat_figures_keep(seat.seat_id, figures)
+    return figures
+
+
+# A seat's live figures are in the cache (Redis on the full stack), not written to its row at
+# every move; the row takes them when the seat stops playing (`_seat_figures_settle`).
+FIGURES_KEY = "race-seat-figures:{}"
+FIGURES_KEPT_SECONDS = 6 * 3600
+
+
+def seat_figures_keep(seat_id: int, figures: SeatFigures) -> None:
+    cache.set(
+        FIGURES_KEY.format(seat_id),
+        {"moves": figures.moves, "foundation_cards": figures.foundation_cards, "time_ms": figures.time_ms},
+        FIGURES_KEPT_SECONDS,
+    )
+
+
+def seats_live_figures(seat_ids: list[int]) -> dict[int, dict]:
+    """{seat id: {moves, foundation_cards, time_ms}} of the seats whose live figures are kept."""
+    kept = cache.get_many([FIGURES_KEY.format(seat_id) for seat_id in seat_ids])
+    return {seat_id: kept[key] for seat_id in seat_ids if (key := FIGURES_KEY.format(seat_id)) in kept}
+
+
+def _seat_figures_settle(seat: RaceSeat) -> None:
+    """The seat's row takes its last live figures (it plays no more)."""
+    live = seats_live_figures([seat.pk]).get(seat.pk)
+    if live:
+        seat.moves, seat.foundation_cards, seat.time_ms = (
+            live["moves"],
+            live["foundation_cards"],
+            live["time_ms"],
+        )
 
 
 SEEN_EVERY = timedelta(seconds=5)
@@ -313,7 +340,8 @@ def seat_seen(*, user, public_id: str, now: datetime | None = None) -> bool:
 def _seat_out(seat: RaceSeat, *, reason: str, now: datetime) -> None:
     """The seat plays no more: its game settled from the prefix the server recorded."""
     seat.status, seat.out_reason = RaceSeat.Status.OUT, reason
-    seat.save(update_fields=["status", "out_reason"])
+    _seat_figures_settle(seat)
+    seat.save(update_fields=["status", "out_reason", "moves", "foundation_cards", "time_ms"])
     if seat.game_id is not None:
         game_result_from_record(game_id=seat.game_id, now=now)
 
@@ -345,7 +373,8 @@ def _move_on(race: Race, *, now: datetime) -> bool:
                 continue
             if seat.game.state != IssuedGame.State.ISSUED:
                 seat.status = RaceSeat.Status.FINISHED
-                seat.save(update_fields=["status"])
+                _seat_figures_settle(seat)
+                seat.save(update_fields=["status", "moves", "foundation_cards", "time_ms"])
             elif limit is not None and now >= limit:
                 _seat_out(seat, reason="time", now=now)
             elif seat.last_seen_at < away_since:

@@ -105,10 +105,10 @@ class TestProgress:
         race = started_race(make_player)
         seat = seats_of(race)[0]
         play(seat, WIN, upto=30)
-        seat.refresh_from_db()
         game = IssuedGame.objects.get(pk=seat.game_id)
-        assert seat.moves == 30 and seat.time_ms == paced(30)[-1]
-        assert seat.foundation_cards == sum(1 for token in WIN.split()[:30] if token.endswith(">F"))
+        shown = race_view(race_get(race.public_id))["players"][0]
+        assert (shown["moves"], shown["time_ms"]) == (30, paced(30)[-1])
+        assert shown["foundation_cards"] == sum(1 for token in WIN.split()[:30] if token.endswith(">F"))
         assert game.recorded_log.split() == WIN.split()[:30]  # the 30th move turns up no card here
 
     def test_a_last_move_that_turns_up_a_card_is_recorded_with_its_reveal(self, make_player, known_deal):
