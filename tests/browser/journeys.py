@@ -141,6 +141,7 @@ class JourneyServer:
         self.env = server_environment(data)
         self.log_path = log_path
         self.port = port or free_port()
+        self.asgi_port = free_port()  # make stack's Daphne (the races' WebSockets)
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
         self.starts = 0
@@ -150,6 +151,8 @@ class JourneyServer:
         assert not self.is_reachable(), f"something else answers on port {self.port}"
         self.starts += 1
         command = ["make", "-C", str(PROJECT_DIR), "--no-print-directory", self.target, f"PORT={self.port}"]
+        if self.target == "stack":
+            command.append(f"ASGI_PORT={self.asgi_port}")
         with self.log_path.open("a") as log:
             log.write(f"\n--- start {self.starts}: {' '.join(command)}\n")
             log.flush()
@@ -223,33 +226,92 @@ class JourneyServer:
         except (URLError, OSError):
             return False
 
-    def issued_code(self, game_id: str) -> str:
-        """The deal of an issued game as the server's database keeps it: a hidden-card game's code
-        is on no page until the game is over, and the tests need it to find a winning line."""
+    def query_one(self, query: str, params: list) -> tuple:
+        """One row of the server's database (read only: the tests need what no page shows yet)."""
         import environ
 
         config = environ.Env.db_url_config(self.env["DATABASE_URL"])
-        query = "SELECT code FROM games_issuedgame WHERE id = %s"
         if config["ENGINE"].endswith("sqlite3"):
             import sqlite3
 
             connection = sqlite3.connect(config["NAME"])
             try:
-                (code,) = connection.execute(query.replace("%s", "?"), [int(game_id)]).fetchone()
+                return connection.execute(query.replace("%s", "?"), params).fetchone()
             finally:
                 connection.close()
-            return code
         import psycopg
 
         url = self.env["DATABASE_URL"].replace("postgres://", "postgresql://", 1)
         with psycopg.connect(url) as connection:
-            (code,) = connection.execute(query, [int(game_id)]).fetchone()
+            return connection.execute(query, params).fetchone()
+
+    def issued_code(self, game_id: str) -> str:
+        """The deal of an issued game as the server's database keeps it: a hidden-card game's code
+        is on no page until the game is over, and the tests need it to find a winning line."""
+        (code,) = self.query_one("SELECT code FROM games_issuedgame WHERE id = %s", [int(game_id)])
         return code
+
+    def race_code(self, race_id: str) -> str:
+        """The deal of a started race (on no page until the race is over)."""
+        (code,) = self.query_one("SELECT code FROM races_race WHERE public_id = %s", [race_id])
+        return code
+
+    def race_revealed_cards(self, race_id: str, username: str) -> set[str]:
+        """The face-down cards the server told one player of a race."""
+        import json
+
+        (revealed,) = self.query_one(
+            "SELECT g.revealed FROM games_issuedgame g JOIN races_raceseat s ON s.game_id = g.id "
+            "JOIN races_race r ON s.race_id = r.id JOIN accounts_user u ON s.user_id = u.id "
+            "WHERE r.public_id = %s AND u.username = %s",
+            [race_id, username],
+        )
+        entries = json.loads(revealed) if isinstance(revealed, str) else revealed
+        return {entry["card"] for entry in entries}
+
+    def another_asgi_process(self, log_path: Path) -> tuple[subprocess.Popen, str]:
+        """One more Daphne serving the site (pages and WebSockets) on the same data: on the full
+        stack, a second ASGI process beside make stack's, sharing its Redis and database. Its pages
+        open their sockets on it (it is their own origin). Stop it with `stop_process`."""
+        port = free_port()
+        command = [str(PROJECT_DIR / ".venv/bin/python"), "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                   "yukon_site.asgi:application"]  # fmt: skip
+        with log_path.open("a") as log:
+            process = subprocess.Popen(
+                command, cwd=PROJECT_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + SERVER_START_S
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"daphne exited with {process.returncode}: see {log_path}")
+            try:
+                with urlopen(f"{url}/healthz", timeout=5):
+                    return process, url
+            except HTTPError:
+                return process, url
+            except (URLError, OSError):
+                time.sleep(0.5)
+        stop_process(process)
+        raise RuntimeError(f"daphne did not answer within {SERVER_START_S} s: see {log_path}")
 
     def log_tail(self, lines: int = 60) -> str:
         if not self.log_path.exists():
             return ""
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    """SIGTERM to its group, SIGKILL after SERVER_STOP_S."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(SERVER_STOP_S)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def shot(page: Page, name: str) -> Path:

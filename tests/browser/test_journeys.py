@@ -13,6 +13,7 @@ import os
 import re
 import zlib
 from dataclasses import dataclass
+from urllib.parse import urlparse
 
 import pytest
 from helpers import BAR, READY, TABLE, WIN, assert_shows, game_after, wait_for_moves, wait_for_the_worker
@@ -49,11 +50,13 @@ from journeys import (
     show_period,
     sign_in_from_me,
     sign_up,
+    stop_process,
     wait_for_a_ranked_deal,
     wait_until_settled,
     winning_line,
 )
 from playwright.sync_api import Page, expect
+from race_pages import create_race, opponent, view_is
 from watch import let_pages_report, watch_for_problems
 
 from games.engine import DEAL_COUNT, Game, Rules, format_code
@@ -522,3 +525,129 @@ def test_daily_and_shared_journey_the_daily_deal_with_hidden_cards_and_a_shared_
         ("Hidden deal", "ranked", "won", "verified"),  # its code is named once the day is over
     ], history
     shot(page, "unranked-me")
+
+
+# --- a race -----------------------------------------------------------------------------------------
+
+RACE_TRIES = 3  # races started before one whose deal the solver wins
+RACE_LOSER_MOVES = 6
+
+
+def race_started_by_two(page: Page, url: str, rival: Page, rival_url: str) -> str:
+    """The host creates a two-seat race at /race; the rival opens its link and joins, which fills
+    it: it starts. Both tables show once the countdown is over. The race's id."""
+    race_id = create_race(page, url, seats=2)
+    rival.goto(f"{rival_url}/race/{race_id}")
+    view_is(rival, "lobby", timeout=SLOW_MS)
+    rival.locator('[data-race-action="join"]').click()
+    for each in (page, rival):
+        view_is(each, "table", timeout=SLOW_MS)
+        expect(each.locator(BAR)).to_have_attribute("data-moves", "0")
+    return race_id
+
+
+def leave_race(page: Page) -> None:
+    page.locator('[data-race-action="leave-race"]').click()
+    page.locator('[data-dialog="confirm"] [data-close="leave"]').click()
+
+
+def test_race_journey_two_players_race_one_hidden_deal_from_a_link(
+    journey_server: JourneyServer, page: Page, browser, page_problems: list[str], pace: Pace
+):
+    """Two players, two browsers: one creates a race at /race, the other opens its link and joins.
+    Both play the same hidden-card deal by gestures; each sees the other's moves as figures. The
+    winner's result is verified, the other leaves: places, verdicts and rating changes on both
+    pages, the deal published and checked. The loser's page never received a card that only the
+    winner had turned up. On the full stack the two players' sockets are served by two ASGI
+    processes (make stack's Daphne, and one more on the same Redis and database).
+
+    Screenshots: journey-race-lobby, journey-race-table, journey-race-rival, journey-race-results.
+    """
+    url = journey_server.url
+    extra = None
+    rival_url = url
+    if journey_server.target == "stack":
+        extra, rival_url = journey_server.another_asgi_process(ARTIFACTS_DIR / "journey-second-asgi.log")
+    rival_context = browser.new_context()
+    try:
+        watch_for_problems(rival_context, page_problems, "rival:")
+        rival = rival_context.new_page()
+        rival.emulate_media(reduced_motion="reduce")
+        host, other = new_player("racer"), new_player("rival")
+        sign_up(page, url, host)
+        sign_up(rival, rival_url, other)
+        frames: list[str] = []  # what the rival's page receives on its race sockets
+        sockets: dict[str, set[str]] = {"host": set(), "rival": set()}  # the ASGI processes' addresses
+        rival.on("websocket", lambda socket: socket.on("framereceived", lambda frame: frames.append(frame)))
+        rival.on("websocket", lambda socket: sockets["rival"].add(urlparse(socket.url).netloc))
+        page.on("websocket", lambda socket: sockets["host"].add(urlparse(socket.url).netloc))
+
+        for _ in range(RACE_TRIES):
+            race_id = race_started_by_two(page, url, rival, rival_url)
+            code = journey_server.race_code(race_id)
+            tokens = winning_line(code)
+            if tokens:
+                break
+            print(f"no win found for the race's deal {code}: both leave, and race again")
+            leave_race(page)
+            leave_race(rival)
+            view_is(page, "results", timeout=SLOW_MS)
+        else:
+            pytest.fail(f"the solver won none of {RACE_TRIES} races' deals")
+        shot(page, "race-table")
+
+        # The rival makes a few moves; the host sees them as figures, then wins the deal.
+        rival_game, host_game = Game(code), Game(code)
+        rival_pace = Pace(pace.seed + 1)
+        play_line(rival, rival_game, first_moves(code, RACE_LOSER_MOVES), rival_pace)
+        rival_figures = opponent(page, other.display_name)
+        expect(rival_figures).to_have_attribute("data-moves", str(rival_game.moves_made), timeout=SLOW_MS)
+        play_line(page, host_game, tokens, pace)
+        assert host_game.is_won()
+        expect(page.locator("[data-race-note]")).to_have_text(
+            "You finished: waiting for the others.", timeout=SLOW_MS
+        )
+        host_figures = opponent(rival, host.display_name)
+        expect(host_figures).to_have_attribute("data-status", "finished", timeout=SLOW_MS)
+        expect(host_figures).to_have_attribute("data-foundation-cards", "52", timeout=SLOW_MS)
+        shot(rival, "race-rival")
+
+        # Until now the rival's page was told figures only: no card only the host had seen.
+        host_cards = journey_server.race_revealed_cards(race_id, host.username)
+        rival_cards = journey_server.race_revealed_cards(race_id, other.username)
+        only_the_hosts = host_cards - rival_cards
+        assert len(host_cards) == 21 and only_the_hosts, (host_cards, rival_cards)
+        stored = rival.evaluate("() => JSON.stringify({...localStorage}) + document.body.innerHTML")
+        received = "".join(frame if isinstance(frame, str) else frame.decode() for frame in frames)
+        assert any('"progress"' in frame for frame in frames), "the rival's page was told no progress"
+        for card in only_the_hosts:
+            assert f'"{card}"' not in received, f"the rival's socket carried {card}"
+            assert f'"{card}"' not in stored and f">{card}<" not in stored, f"the rival's page holds {card}"
+        assert code not in received and code not in stored
+
+        # The rival leaves: the race is over; both pages show the verified places.
+        leave_race(rival)
+        for each in (page, rival):
+            view_is(each, "results", timeout=VERDICT_MS)
+            expect(each.locator("[data-race-places-note]")).to_have_text(
+                "Places are final.", timeout=VERDICT_MS
+            )
+            first, second = each.locator("[data-race-places] tr").all()
+            expect(first).to_have_attribute("data-result-player", host.display_name)
+            expect(first).to_have_attribute("data-place", "1")
+            expect(first).to_have_attribute("data-result", "verified")
+            expect(second).to_have_attribute("data-result-player", other.display_name)
+            expect(second).to_have_attribute("data-place", "2")
+            expect(each.locator("[data-race-code]")).to_have_text(code)
+            expect(each.locator("[data-race-check]")).to_have_attribute("data-state", "fair")
+        expect(page.locator(f'[data-result-player="{host.display_name}"] .rating')).to_contain_text("+")
+        shot(page, "race-results")
+        if extra is not None:  # the full stack: each player's socket on an ASGI process of its own
+            assert (
+                len(sockets["host"]) == len(sockets["rival"]) == 1 and not sockets["host"] & sockets["rival"]
+            )
+        let_pages_report(rival_context)
+    finally:
+        rival_context.close()
+        if extra is not None:
+            stop_process(extra)

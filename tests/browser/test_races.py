@@ -21,14 +21,13 @@ from helpers import (
     winning_game,
 )
 from playwright.sync_api import Page, expect
-from watch import watch_for_problems
+from race_pages import ROOM, create_race, opponent, player_item, second_player, view_is
 
 from games.engine import Game
 
 pytestmark = pytest.mark.browser
 
 CODE, TOKENS = winning_game()
-ROOM = "[data-race]"
 DESKTOP = {"width": 1366, "height": 768}
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 360, "height": 740}
@@ -37,43 +36,6 @@ PHONE = {"width": 360, "height": 740}
 @pytest.fixture(autouse=True)
 def _short_countdown(settings):
     settings.RACE_COUNTDOWN_SECONDS = 4
-
-
-def view_is(page: Page, view: str, timeout: float = 15_000) -> None:
-    expect(page.locator(ROOM)).to_have_attribute("data-race-view", view, timeout=timeout)
-
-
-def second_player(browser, base_url: str, user, page_problems: list[str]):
-    """Another browser (a context of its own: its own cookies and storage), signed in as `user`."""
-    context = browser.new_context()
-    watch_for_problems(context, page_problems, label=user.username)
-    sign_in(context, base_url, user)
-    page = context.new_page()
-    page.emulate_media(reduced_motion="reduce")
-    return context, page
-
-
-def create_race(
-    page: Page, base_url: str, *, rules: str = "classic", seats: int = 2, minutes: str = ""
-) -> str:
-    """Create a race through the form at /race; the race's id, once its lobby shows."""
-    page.goto(f"{base_url}/race")
-    form = page.locator("[data-race-form]")
-    form.locator(f'input[name="rules"][value="{rules}"]').check()
-    form.locator(f'input[name="seats"][value="{seats}"]').check()
-    form.locator(f'input[name="time_limit_minutes"][value="{minutes}"]').check()
-    form.locator("[data-race-create]").click()
-    page.wait_for_url(f"{base_url}/race/*")
-    view_is(page, "lobby")
-    return page.locator(ROOM).get_attribute("data-race-id")
-
-
-def player_item(page: Page, name: str):
-    return page.locator(f'[data-race-players] [data-player="{name}"]')
-
-
-def opponent(page: Page, name: str):
-    return page.locator(f'[data-race-opponents] [data-opponent="{name}"]')
 
 
 def test_the_form_creates_a_race_and_a_signed_out_visitor_is_asked_to_sign_in(
@@ -180,6 +142,8 @@ def test_two_players_race_from_the_lobby_to_the_results_and_a_rematch(
     for each in (page, bob_page):
         view_is(each, "table")
         expect(each.locator(BAR)).to_have_attribute("data-moves", "0")
+        # The cards show their suits: the pips refer to the page's suit symbols.
+        expect(each.locator("svg.sprite symbol")).to_have_count(4)
     annie_game, bob_game = Game(CODE), Game(CODE)
     expect(opponent(page, "bob")).to_have_attribute("data-moves", "0")
     expect(opponent(bob_page, "annie")).to_have_attribute("data-moves", "0")

@@ -34,6 +34,7 @@ export class RaceRoom {
   #askedAt = 0;
   #firstSeen = null; // the race as the page first found it
   #check = null; // the deal check shown: "<code>:<secret>"
+  #leavingFor = null; // the race this page is opening instead
 
   constructor(root) {
     this.root = root;
@@ -138,7 +139,7 @@ export class RaceRoom {
     if (!Number.isNaN(now)) this.#offsetMs = now - Date.now();
     // A rematch asked for while the page is open is followed; one made before is offered.
     if (race.rematch_id && !first && !this.#firstSeen.rematch_id) {
-      location.assign(`/race/${encodeURIComponent(race.rematch_id)}`);
+      this.#goTo(race.rematch_id);
       return;
     }
     this.root.dataset.raceState = race.state;
@@ -327,7 +328,7 @@ export class RaceRoom {
 
   async #action(action, button) {
     if (action === "copy") return this.#copyLink();
-    if (action === "rematch" && button.dataset.rematchId) return location.assign(`/race/${encodeURIComponent(button.dataset.rematchId)}`);
+    if (action === "rematch" && button.dataset.rematchId) return this.#goTo(button.dataset.rematchId);
     if (action === "leave-race" && !(await confirmDialog({ title: t("race.leaveTitle"), text: t("race.leaveText"), yes: t("race.leaveYes") }))) return;
     const endpoint = { join: "join", leave: "leave", "leave-race": "leave", start: "start", rematch: "rematch" }[action];
     if (!endpoint) return;
@@ -338,8 +339,16 @@ export class RaceRoom {
       this.#say(refusal(answer.data?.code, refusalText(answer.data, answer.status)));
       return;
     }
-    if (action === "rematch") location.assign(answer.data.url ?? `/race/${encodeURIComponent(answer.data.id)}`);
+    if (action === "rematch") this.#goTo(answer.data.id);
     else this.show(answer.data);
+  }
+
+  /** Open another race once: the button's answer and the room's message both name the rematch,
+   *  and a second navigation would abort the first. */
+  #goTo(raceId) {
+    if (this.#leavingFor) return;
+    this.#leavingFor = raceId;
+    location.assign(`/race/${encodeURIComponent(raceId)}`);
   }
 
   async #copyLink() {

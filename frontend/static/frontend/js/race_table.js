@@ -4,6 +4,7 @@
 // kept under a key of its own (never the page's current game), and never touches the pool of
 // ranked deals. After every move the page's log goes to the race (onProgress).
 
+import { installSuitSymbols } from "./art.js";
 import { Dealer } from "./dealer.js";
 import { FOUNDATION, cardLabel, parseCard } from "./engine.js";
 import { refusalText, t } from "./i18n.js";
@@ -52,6 +53,7 @@ export class RaceTable {
     this.onProgress = onProgress;
     this.onWon = onWon;
     this.dealer = new Dealer({ accountOf, clientVersion });
+    installSuitSymbols(); // the pips of every card refer to them
     this.table = new Table($("[data-table]"));
     this.bar = new Bar($("[data-bar]"));
     this.notices = new Notices();
