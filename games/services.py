@@ -157,14 +157,20 @@ def game_issue(
         return IssuedGame.objects.bulk_create(games)  # PostgreSQL and SQLite set the ids
 
 
-def contest_games_issue(*, users, rules: str, contest: str, issued_at: datetime) -> list[IssuedGame]:
+def contest_games_issue(
+    *, users, rules: str, contest: str, issued_at: datetime, like: IssuedGame | None = None
+) -> list[IssuedGame]:
     """One hidden-card game of one new random deal for each of `users` (a race's seats): the same
     code, secret and commitment, issued at `issued_at` (the race's start, so every page's clock
-    and the server's start together). Outside GAMES_MAX_UNPLAYED; their code stays sealed until
-    the contest publishes it (`contest_games_unseal`)."""
-    number = next(random_deal_numbers())
+    and the server's start together). `like`: the deal, secret and commitment of that game
+    instead of a new deal (a challenge's second player, who starts later). Outside
+    GAMES_MAX_UNPLAYED; their code stays sealed until the contest publishes it
+    (`contest_games_unseal`)."""
+    if like is not None:
+        number, secret = like.deal_number, like.secret
+    else:
+        number, secret = next(random_deal_numbers()), deal_secret()
     code = format_code(Rules(rules), number)
-    secret = deal_secret()
     commitment = deal_commitment(code=code, secret=secret)
     games = [
         IssuedGame(

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from games.apis import NOT_SIGNED_IN, REFUSAL
 from games.models import RulesChoice
 from races import selectors, services
+from races.models import Race
 from yukon_site.api_input import StrictIntegerField
 
 REFUSAL_STATUS = {
@@ -24,6 +25,7 @@ RACE = inline_serializer(
     "Race",
     {
         "id": serializers.CharField(),
+        "kind": serializers.ChoiceField(["race", "challenge"]),
         "url": serializers.CharField(),
         "rules": serializers.CharField(),
         "seats": serializers.IntegerField(),
@@ -34,6 +36,7 @@ RACE = inline_serializer(
         "created_at": serializers.DateTimeField(),
         "starts_at": serializers.DateTimeField(allow_null=True),
         "ends_at": serializers.DateTimeField(allow_null=True),
+        "deadline": serializers.DateTimeField(allow_null=True, help_text="a challenge's end"),
         "finished_at": serializers.DateTimeField(allow_null=True),
         "grace_seconds": serializers.IntegerField(),
         "commitment": serializers.CharField(allow_null=True),
@@ -61,11 +64,26 @@ def _race(request, race, *, code: int = status.HTTP_200_OK) -> Response:
 
 class RacesApi(APIView):
     class RaceCreateInputSerializer(serializers.Serializer):
+        kind = serializers.ChoiceField(
+            Race.Kind.choices,
+            default=Race.Kind.RACE,
+            help_text="race: live; challenge: two players, each in turn",
+        )
         rules = serializers.ChoiceField(RulesChoice.choices)
-        seats = StrictIntegerField(min_value=services.MIN_SEATS, max_value=services.MAX_SEATS)
+        seats = StrictIntegerField(
+            min_value=services.MIN_SEATS,
+            max_value=services.MAX_SEATS,
+            required=False,
+            help_text="a race's (2–6)",
+        )
         time_limit_minutes = StrictIntegerField(
             min_value=1, max_value=settings.RACE_MAX_TIME_LIMIT_MINUTES, allow_null=True, required=False
         )
+
+        def validate(self, data):
+            if data["kind"] == Race.Kind.RACE and "seats" not in data:
+                raise serializers.ValidationError({"seats": ["a race needs its number of seats (2–6)"]})
+            return data
 
     @extend_schema(
         operation_id="races_create",
@@ -76,7 +94,16 @@ class RacesApi(APIView):
     def post(self, request):
         serializer = self.RaceCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        race = services.race_create(user=request.user, **serializer.validated_data)
+        data = serializer.validated_data
+        if data["kind"] == Race.Kind.CHALLENGE:
+            race = services.challenge_create(user=request.user, rules=data["rules"])
+        else:
+            race = services.race_create(
+                user=request.user,
+                rules=data["rules"],
+                seats=data["seats"],
+                time_limit_minutes=data.get("time_limit_minutes"),
+            )
         return _race(request, race, code=status.HTTP_201_CREATED)
 
 

@@ -132,7 +132,9 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
                 )
                 return
             answer = await _moves_connections_checked(self._progress)(log, times)
-            if answer["type"] == "progress":
+            if answer["type"] == "progress" and not self.seat.told:  # a challenge: kept until the end
+                await self.send_json(answer)
+            elif answer["type"] == "progress":
                 # Encoded once here, not once a socket of the room.
                 await self.channel_layer.group_send(
                     self.group, {"type": "race.progress", "text": json.dumps(answer)}

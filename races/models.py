@@ -19,7 +19,14 @@ class Race(models.Model):
         FINISHED = "finished", "Finished"  # every seat has a result; places final when all settled
         CANCELLED = "cancelled", "Cancelled"  # everyone left the lobby
 
+    class Kind(models.TextChoices):
+        RACE = "race", "Race"  # every seat plays at once, live
+        CHALLENGE = "challenge", "Challenge"  # two players, each when they like, before the deadline
+
     public_id = models.CharField(max_length=12, unique=True)  # in /race/<id>: unguessable
+    kind = models.CharField(max_length=9, choices=Kind.choices, default=Kind.RACE)
+    # A challenge's end: a seat still playing then is out, and a seat never taken stays empty.
+    deadline = models.DateTimeField(null=True, blank=True)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_races")
     rules = models.CharField(max_length=7, choices=RulesChoice.choices)
     seats = models.PositiveSmallIntegerField()  # 2–6

@@ -50,6 +50,9 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
     state = _state(race, now)
     players = []
     your_game_id = None
+    # A challenge's players play the deal one after the other: neither sees the other's figures
+    # (a target to beat) before both are done.
+    kept_back = race.kind == Race.Kind.CHALLENGE and not over
     for seat in seats:
         result = results.get(seat.game_id)
         figures = live.get(seat.pk) or {
@@ -57,6 +60,8 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
             "foundation_cards": seat.foundation_cards,
             "time_ms": seat.time_ms,
         }
+        if kept_back and seat.user_id != viewer_id:
+            figures, result = dict.fromkeys(figures), None
         settled = result is not None and result.status != Submission.Status.PENDING
         verified = settled and result.status == Submission.Status.VERIFIED
         if seat.user_id == viewer_id and state == Race.State.RUNNING:
@@ -88,6 +93,7 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
     limit = ends_at(race)
     return {
         "id": race.public_id,
+        "kind": race.kind,
         "url": f"/race/{race.public_id}",
         "rules": race.rules,
         "seats": race.seats,
@@ -98,6 +104,7 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
         "created_at": race.created_at,
         "starts_at": race.starts_at,
         "ends_at": limit,
+        "deadline": race.deadline,
         "finished_at": race.finished_at,
         "grace_seconds": settings.RACE_GRACE_SECONDS,
         "commitment": race.commitment or None,

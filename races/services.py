@@ -105,23 +105,61 @@ def race_create(
     return race
 
 
+def challenge_create(*, user, rules: str, now: datetime | None = None) -> Race:
+    """A head-to-head challenge (docs/races.md): `user` plays a hidden-card deal now; a friend
+    with the link plays the same deal, when they like, before the deadline (RACE_CHALLENGE_HOURS)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = Race.objects.create(
+            public_id=secrets.token_urlsafe(8)[:10],
+            kind=Race.Kind.CHALLENGE,
+            host=user,
+            rules=rules,
+            seats=2,
+            state=Race.State.RUNNING,
+            created_at=now,
+            starts_at=now,
+            deadline=now + timedelta(hours=settings.RACE_CHALLENGE_HOURS),
+        )
+        (game,) = contest_games_issue(users=[user], rules=rules, contest=CONTEST, issued_at=now)
+        RaceSeat.objects.create(race=race, user=user, joined_at=now, last_seen_at=now, game=game)
+        race.code, race.secret, race.commitment = game.code, game.secret, game.commitment
+        race.save(update_fields=["code", "secret", "commitment"])
+    return race
+
+
 def race_join(*, user, public_id: str, now: datetime | None = None) -> Race:
-    """Seat `user` in the race's lobby; the race starts itself when this fills it."""
+    """Seat `user` in the race's lobby; the race starts itself when this fills it. A challenge's
+    second player takes the seat before its deadline and starts at once, on the same deal."""
     now = now or timezone.now()
     with transaction.atomic():
         race = _locked(public_id)
-        if race.state != Race.State.LOBBY:
-            raise RaceStarted(f"race {public_id} has started: it takes no more players")
-        seated = list(race.seat_rows.all())
+        seated = list(race.seat_rows.select_related("game"))
         if any(seat.user_id == user.pk for seat in seated):
             raise AlreadySeated("you already hold a seat in this race: one account, one seat")
-        if len(seated) >= race.seats:
-            raise RaceFull(f"race {public_id} is full ({race.seats} seats)")
-        RaceSeat.objects.create(race=race, user=user, joined_at=now, last_seen_at=now)
-        if len(seated) + 1 == race.seats:
-            _start_locked(race, now=now)
+        if race.kind == Race.Kind.CHALLENGE:
+            _challenge_join_locked(race, user=user, seated=seated, now=now)
+        else:
+            if race.state != Race.State.LOBBY:
+                raise RaceStarted(f"race {public_id} has started: it takes no more players")
+            if len(seated) >= race.seats:
+                raise RaceFull(f"race {public_id} is full ({race.seats} seats)")
+            RaceSeat.objects.create(race=race, user=user, joined_at=now, last_seen_at=now)
+            if len(seated) + 1 == race.seats:
+                _start_locked(race, now=now)
     room.race_changed(race.public_id)
     return race
+
+
+def _challenge_join_locked(race: Race, *, user, seated: list[RaceSeat], now: datetime) -> None:
+    if race.state != Race.State.RUNNING or now >= race.deadline:
+        raise RaceStarted(f"challenge {race.public_id} is over: it takes no more players")
+    if len(seated) >= race.seats:
+        raise RaceFull(f"challenge {race.public_id} has its two players")
+    (game,) = contest_games_issue(
+        users=[user], rules=race.rules, contest=CONTEST, issued_at=now, like=seated[0].game
+    )
+    RaceSeat.objects.create(race=race, user=user, joined_at=now, last_seen_at=now, game=game)
 
 
 def race_leave(*, user, public_id: str, now: datetime | None = None) -> Race:
@@ -154,6 +192,8 @@ def race_start(*, user, public_id: str, now: datetime | None = None) -> Race:
     now = now or timezone.now()
     with transaction.atomic():
         race = _locked(public_id)
+        if race.kind == Race.Kind.CHALLENGE:
+            raise RaceStarted("a challenge starts when each player takes it up")
         if race.host_id != user.pk:
             raise NotHost("only the race's host starts it")
         if race.state != Race.State.LOBBY:
@@ -196,10 +236,17 @@ def race_rematch(*, user, public_id: str, now: datetime | None = None) -> Race:
             raise RaceNotOver("a rematch follows a race that is over")
         if race.rematch_id is not None:
             return race.rematch
-        rematch = race_create(
-            user=user, rules=race.rules, seats=race.seats, time_limit_minutes=race.time_limit_minutes, now=now
-        )
-        others = [s for s in seats if s.user_id != user.pk and s.status != RaceSeat.Status.OUT]
+        if race.kind == Race.Kind.CHALLENGE:  # a new challenge: the other takes it up from the link
+            rematch, others = challenge_create(user=user, rules=race.rules, now=now), []
+        else:
+            rematch = race_create(
+                user=user,
+                rules=race.rules,
+                seats=race.seats,
+                time_limit_minutes=race.time_limit_minutes,
+                now=now,
+            )
+            others = [s for s in seats if s.user_id != user.pk and s.status != RaceSeat.Status.OUT]
         RaceSeat.objects.bulk_create(
             [RaceSeat(race=rematch, user_id=s.user_id, joined_at=now, last_seen_at=now) for s in others]
         )
@@ -240,6 +287,7 @@ class PlayingSeat:
     game_id: int
     player: str
     public_id: str
+    told: bool = True  # its figures told to the room live (a race), or kept until the end (a challenge)
 
 
 def playing_seat(*, user, public_id: str, now: datetime | None = None) -> PlayingSeat:
@@ -255,7 +303,7 @@ def playing_seat(*, user, public_id: str, now: datetime | None = None) -> Playin
         raise RaceNotRunning("the race is not running")
     if seat.status != RaceSeat.Status.PLAYING:
         raise RaceNotRunning(f"your seat is {seat.status}")
-    return PlayingSeat(seat.pk, seat.game_id, user.public_name, public_id)
+    return PlayingSeat(seat.pk, seat.game_id, user.public_name, public_id, told=race.kind == Race.Kind.RACE)
 
 
 def seat_progress(
@@ -264,7 +312,8 @@ def seat_progress(
     """`playing_seat`, then `seat_progress_record`; the room is told after the commit."""
     seat = playing_seat(user=user, public_id=public_id, now=now)
     figures = seat_progress_record(seat=seat, user=user, log=log, move_times_ms=move_times_ms, now=now)
-    room.seat_progressed(public_id, {"type": "progress", **figures.to_dict()})
+    if seat.told:
+        room.seat_progressed(public_id, {"type": "progress", **figures.to_dict()})
     return figures
 
 
@@ -366,8 +415,10 @@ def _move_on(race: Race, *, now: datetime) -> bool:
     changed = False
     seats = list(race.seat_rows.select_related("game", "game__submission", "user"))
     if race.state == Race.State.RUNNING and now >= race.starts_at:
-        limit = ends_at(race)
-        away_since = now - timedelta(seconds=settings.RACE_GRACE_SECONDS)
+        challenge = race.kind == Race.Kind.CHALLENGE
+        limit = race.deadline if challenge else ends_at(race)
+        # A challenge is played when each player likes: no one is away from it.
+        away_since = None if challenge else now - timedelta(seconds=settings.RACE_GRACE_SECONDS)
         for seat in seats:
             if seat.status != RaceSeat.Status.PLAYING:
                 continue
@@ -377,12 +428,14 @@ def _move_on(race: Race, *, now: datetime) -> bool:
                 seat.save(update_fields=["status", "moves", "foundation_cards", "time_ms"])
             elif limit is not None and now >= limit:
                 _seat_out(seat, reason="time", now=now)
-            elif seat.last_seen_at < away_since:
+            elif away_since is not None and seat.last_seen_at < away_since:
                 _seat_out(seat, reason="away", now=now)
             else:
                 continue
             changed = True
-        if all(seat.status != RaceSeat.Status.PLAYING for seat in seats):
+        # A challenge waits for its second player until the deadline.
+        waiting = challenge and len(seats) < race.seats and now < race.deadline
+        if not waiting and all(seat.status != RaceSeat.Status.PLAYING for seat in seats):
             race.state, race.finished_at = Race.State.FINISHED, now
             race.save(update_fields=["state", "finished_at"])
             contest_games_unseal(game_ids=[seat.game_id for seat in seats])
@@ -425,6 +478,13 @@ def _places_settle(
 ) -> None:
     """Places, and every seat's rating moved once (its rows locked in user order)."""
     places = places_of([place_key(results[seat.pk]) for seat in seats])
+    if len(seats) < MIN_SEATS:  # a challenge nobody took up: a place, but no one to be rated against
+        for seat, place in zip(seats, places, strict=True):
+            seat.place = place
+        RaceSeat.objects.bulk_update(seats, ["place"])
+        race.places_final = True
+        race.save(update_fields=["places_final"])
+        return
     by_user = {seat.user_id: seat for seat in seats}
     ratings = {
         rating.user_id: rating

@@ -406,6 +406,8 @@ RACE_COUNTDOWN_SECONDS = env.int("RACE_COUNTDOWN_SECONDS", default=5)
 # A seated player away (no message, no ping) longer than this, once the race has started, is out.
 RACE_GRACE_SECONDS = env.int("RACE_GRACE_SECONDS", default=60)
 RACE_MAX_TIME_LIMIT_MINUTES = 60
+# A challenge's second player has this long from its creation to play the same deal.
+RACE_CHALLENGE_HOURS = env.int("RACE_CHALLENGE_HOURS", default=48)
 CELERY_BEAT_SCHEDULE["races-tick"] = {"task": "races.races_tick", "schedule": 10}
 
 

@@ -100,3 +100,17 @@ def test_a_race_opens_its_replays_and_moves_the_rating_once_over(
     board = client_of().get("/api/races/ratings/?rules=classic").json()
     assert [entry["name"] for entry in board["entries"]] == [winner.user.public_name, loser.user.public_name]
     assert client_of().get("/api/races/ratings/?rules=spider").status_code == 400
+
+
+def test_a_challenge_is_created_and_taken_up_through_the_api(make_player):
+    host, friend = make_player(), make_player()
+    created = client_of(host).post("/api/races/", {"kind": "challenge", "rules": "relaxed"}, format="json")
+    assert created.status_code == 201, created.json()
+    challenge = created.json()
+    assert (challenge["kind"], challenge["state"], challenge["seats"]) == ("challenge", "running", 2)
+    assert challenge["your_game_id"] and challenge["deadline"] and challenge["commitment"]
+    taken = client_of(friend).post(f"/api/races/{challenge['id']}/join/").json()
+    assert taken["your_game_id"] and taken["your_game_id"] != challenge["your_game_id"]
+    assert [p["moves"] for p in taken["players"]] == [None, 0]  # the challenger's figures kept back
+    answer = client_of(make_player()).post("/api/races/", {"rules": "classic"}, format="json")
+    assert answer.status_code == 400 and "seats" in answer.json()  # a race says its seats
