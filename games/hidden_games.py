@@ -124,6 +124,26 @@ def _game_open_locked(*, user, game_id: int, now: datetime | None) -> tuple[Issu
     return game, now
 
 
+def _log_tokens(log: str, times: list[int], *, empty: bool = False) -> list[str]:
+    """The log's tokens, checked with their times (SubmissionInvalid); `empty`: "" is a log too."""
+    if empty and not log.strip():
+        return []
+    tokens, errors = log_and_times_errors(log=log, times=times)
+    if errors:
+        raise SubmissionInvalid(errors)
+    return tokens
+
+
+def _game_extended_locked(
+    *, user, game_id: int, tokens: list[str], times: list[int], now: datetime | None
+) -> tuple[IssuedGame, datetime]:
+    """`_game_open_locked`, for a log that agrees with the game's recorded prefix (PrefixConflict)."""
+    game, now = _game_open_locked(user=user, game_id=game_id, now=now)
+    if problem := prefix_conflict(game, tokens=tokens, times=times, must_extend=False):
+        raise PrefixConflict(problem)
+    return game, now
+
+
 def game_reveal(
     *, user, game_id: int, log: str, move_times_ms: list[int], now: datetime | None = None
 ) -> RevealedCard:
@@ -139,13 +159,11 @@ def game_reveal(
     Three statements in the transaction: the locked read of the game's row (which holds the
     cards revealed so far), the Reveal row, the game's row written back.
     """
-    tokens, errors = log_and_times_errors(log=log, times=move_times_ms)
-    if errors:
-        raise SubmissionInvalid(errors)
+    tokens = _log_tokens(log, move_times_ms)
     with transaction.atomic():
-        game, now = _game_open_locked(user=user, game_id=game_id, now=now)
-        if problem := prefix_conflict(game, tokens=tokens, times=move_times_ms, must_extend=False):
-            raise PrefixConflict(problem)
+        game, now = _game_extended_locked(
+            user=user, game_id=game_id, tokens=tokens, times=move_times_ms, now=now
+        )
         revealed = [RevealedCard(**entry) for entry in game.revealed]
         place = _exposed_place(hidden_game_position(game, revealed), tokens)
         known = next((card for card in revealed if card.place == place), None)
@@ -191,13 +209,11 @@ def game_progress_record(
     extends the record). Refusals: SubmissionInvalid (field errors, an illegal token, a move on
     after an unrevealed card), GameNotFound, GameAlreadyUsed, PrefixConflict.
     """
-    tokens, errors = log_and_times_errors(log=log, times=move_times_ms) if log.strip() else ([], {})
-    if errors:
-        raise SubmissionInvalid(errors)
+    tokens = _log_tokens(log, move_times_ms, empty=True)
     with transaction.atomic():
-        game, now = _game_open_locked(user=user, game_id=game_id, now=now)
-        if problem := prefix_conflict(game, tokens=tokens, times=move_times_ms, must_extend=False):
-            raise PrefixConflict(problem)
+        game, now = _game_extended_locked(
+            user=user, game_id=game_id, tokens=tokens, times=move_times_ms, now=now
+        )
         recorded = len(game.recorded_log.split())
         if len(tokens) < recorded:
             tokens, move_times_ms = game.recorded_log.split(), list(game.recorded_times_ms)
