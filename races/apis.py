@@ -11,9 +11,9 @@ from rest_framework.views import APIView
 
 from games.apis import NOT_SIGNED_IN, REFUSAL
 from games.models import RulesChoice
-from races import selectors, services
+from races import matching, selectors, services
 from races.models import Race
-from yukon_site.api_input import StrictIntegerField
+from yukon_site.api_input import StrictBooleanField, StrictIntegerField
 
 REFUSAL_STATUS = {
     services.RaceNotFound: status.HTTP_404_NOT_FOUND,
@@ -198,3 +198,56 @@ class RatingBoardApi(APIView):
         if rules not in RulesChoice.values:
             return Response({"rules": [f"unknown rule set {rules!r}: classic or relaxed"]}, status=400)
         return Response({"rules": rules, "entries": selectors.rating_board(rules=rules)})
+
+
+class QuickMatchApi(APIView):
+    """The quick-match queue of a rule set: ask (again every few seconds while waiting), or leave."""
+
+    class QuickMatchInputSerializer(serializers.Serializer):
+        rules = serializers.ChoiceField(RulesChoice.choices)
+        asynchronous = StrictBooleanField(
+            default=False, help_text="stop waiting: start a challenge the queue gives to the next player"
+        )
+
+    @extend_schema(
+        operation_id="races_quick_match",
+        summary="Quick match: paired with a player of close rating, or waiting",
+        request=QuickMatchInputSerializer,
+        responses={
+            200: inline_serializer(
+                "QuickMatch",
+                {
+                    "state": serializers.ChoiceField(["matched", "waiting"]),
+                    "race": RACE,
+                    "waiting_since": serializers.DateTimeField(allow_null=True),
+                    "rating_window": serializers.FloatField(allow_null=True),
+                    "asynchronous_after_seconds": serializers.IntegerField(),
+                },
+            ),
+            403: NOT_SIGNED_IN,
+        },
+    )
+    def post(self, request):
+        serializer = self.QuickMatchInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        match = matching.quick_match(user=request.user, **serializer.validated_data)
+        race = selectors.race_get(match.race.public_id) if match.race is not None else None
+        return Response(
+            {
+                "state": "matched" if race is not None else "waiting",
+                "race": selectors.race_view(race, viewer=request.user) if race is not None else None,
+                "waiting_since": match.waiting_since,
+                "rating_window": match.window,
+                "asynchronous_after_seconds": matching.ASYNCHRONOUS_AFTER_SECONDS,
+            }
+        )
+
+    @extend_schema(
+        operation_id="races_quick_match_leave",
+        summary="Leave the quick-match queue of a rule set",
+        parameters=[OpenApiParameter("rules", str, description="classic or relaxed")],
+        responses={204: None, 403: NOT_SIGNED_IN},
+    )
+    def delete(self, request):
+        matching.quick_match_leave(user=request.user, rules=request.query_params.get("rules", ""))
+        return Response(status=status.HTTP_204_NO_CONTENT)

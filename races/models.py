@@ -101,3 +101,30 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"rating of user {self.user_id} ({self.rules}): {self.ordinal:.0f}"
+
+
+class QuickMatchTicket(models.Model):
+    """A player waiting in the quick-match queue of a rule set (races.matching)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quick_match_tickets"
+    )
+    rules = models.CharField(max_length=7, choices=RulesChoice.choices)
+    rating = models.FloatField()  # the shown rating when the player joined the queue
+    created_at = models.DateTimeField()
+    seen_at = models.DateTimeField()  # the player's last ask: a ticket not asked about for long is gone
+    # Filled when another player was paired with this one: the race the player is now seated in.
+    race = models.ForeignKey(Race, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # An asynchronous match this player started while waiting: a challenge open to the queue.
+    challenge = models.ForeignKey(Race, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "rules"], name="one_quick_match_ticket_per_player_and_rules"
+            )
+        ]
+        indexes = [models.Index(fields=["rules", "seen_at"])]
+
+    def __str__(self) -> str:
+        return f"quick match of user {self.user_id} ({self.rules})"

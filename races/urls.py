@@ -7,6 +7,7 @@ from races import apis
 urlpatterns = [
     path("races/", apis.RacesApi.as_view(), name="api-races"),
     path("races/ratings/", apis.RatingBoardApi.as_view(), name="api-race-ratings"),
+    path("races/quick/", apis.QuickMatchApi.as_view(), name="api-race-quick-match"),
     path("races/<str:race_id>/", apis.RaceDetailApi.as_view(), name="api-race-detail"),
     path("races/<str:race_id>/join/", apis.RaceJoinApi.as_view(), name="api-race-join"),
     path("races/<str:race_id>/leave/", apis.RaceLeaveApi.as_view(), name="api-race-leave"),

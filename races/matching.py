@@ -1,0 +1,125 @@
+"""Quick match (docs/races.md): a queue per rule set that pairs two players of close rating into a
+race; a player who waits may instead start an asynchronous match, a challenge that the queue
+gives to the next player of close rating. Only people: a match is made of two asks.
+
+The page asks again every few seconds while it waits (`quick_match`, the same call): each ask
+keeps its ticket alive and tries again with a wider rating window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from races import services
+from races.models import QuickMatchTicket, Race, Rating
+from races.rating import new_skill
+
+ALIVE = timedelta(seconds=10)  # a ticket not asked about for this long is no one waiting
+WINDOW_START, WINDOW_GROWTH_PER_SECOND, WINDOW_MAX = 100.0, 10.0, 500.0  # shown-rating points
+ASYNCHRONOUS_AFTER_SECONDS = 30  # when the page offers an asynchronous match instead
+
+
+@dataclass(frozen=True)
+class QuickMatch:
+    """The answer to an ask: a race or challenge to go to, or the wait so far."""
+
+    race: Race | None
+    waiting_since: datetime | None = None
+    window: float | None = None
+
+
+def rating_window(*, waited: timedelta) -> float:
+    """How far apart two ratings may be to pair: wider the longer someone has waited."""
+    return min(WINDOW_MAX, WINDOW_START + WINDOW_GROWTH_PER_SECOND * waited.total_seconds())
+
+
+def _shown_rating(user, rules: str) -> float:
+    row = Rating.objects.filter(user=user, rules=rules).values_list("ordinal", flat=True).first()
+    return row if row is not None else new_skill().shown
+
+
+def quick_match(*, user, rules: str, asynchronous: bool = False, now: datetime | None = None) -> QuickMatch:
+    """Pair the player with someone waiting (a new two-seat race, started at once), or with an
+    asynchronous match someone waiting has started (the player joins that challenge); else the
+    player waits (their ticket kept). `asynchronous`: stop waiting and start a challenge that
+    the queue offers to the next player of close rating."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # One pairing at a time a rule set: the queue's tickets are locked in id order.
+        tickets = list(QuickMatchTicket.objects.select_for_update().filter(rules=rules).order_by("pk"))
+        mine = next((ticket for ticket in tickets if ticket.user_id == user.pk), None)
+        if mine is not None and mine.race_id is not None:  # someone was paired with this player
+            race = mine.race
+            mine.delete()
+            return QuickMatch(race)
+        rating = mine.rating if mine is not None else _shown_rating(user, rules)
+        since = mine.created_at if mine is not None else now
+        if asynchronous:
+            challenge = services.challenge_create(user=user, rules=rules, now=now)
+            QuickMatchTicket.objects.update_or_create(
+                user=user,
+                rules=rules,
+                defaults={
+                    "rating": rating,
+                    "created_at": since,
+                    "seen_at": now,
+                    "challenge": challenge,
+                    "race": None,
+                },
+            )
+            return QuickMatch(challenge)
+        partner = _partner(tickets, user=user, rating=rating, since=since, now=now)
+        if partner is not None:
+            race = _paired(partner, user=user, rules=rules, now=now)
+            if mine is not None:
+                mine.delete()
+            return QuickMatch(race)
+        QuickMatchTicket.objects.update_or_create(
+            user=user, rules=rules, defaults={"rating": rating, "created_at": since, "seen_at": now}
+        )
+    return QuickMatch(None, waiting_since=since, window=rating_window(waited=now - since))
+
+
+def _partner(tickets, *, user, rating: float, since: datetime, now: datetime) -> QuickMatchTicket | None:
+    """The closest rating among the others waiting (or offering a challenge still open) within
+    the window of whichever of the two has waited longer."""
+    candidates = []
+    for ticket in tickets:
+        if ticket.user_id == user.pk or ticket.race_id is not None:
+            continue
+        if ticket.challenge_id is None and ticket.seen_at < now - ALIVE:
+            continue  # nobody is waiting behind it any more
+        if ticket.challenge_id is not None and not _challenge_open(ticket.challenge, now=now):
+            continue
+        window = rating_window(waited=now - min(since, ticket.created_at))
+        if abs(ticket.rating - rating) <= window:
+            candidates.append((abs(ticket.rating - rating), ticket.created_at, ticket.pk, ticket))
+    return min(candidates)[3] if candidates else None
+
+
+def _challenge_open(challenge: Race, *, now: datetime) -> bool:
+    return (
+        challenge.state == Race.State.RUNNING and now < challenge.deadline and challenge.seat_rows.count() < 2
+    )
+
+
+def _paired(partner: QuickMatchTicket, *, user, rules: str, now: datetime) -> Race:
+    """The race (or challenge) of the player and the partner; the partner's ticket says so."""
+    if partner.challenge_id is not None:  # the partner started an asynchronous match: take it up
+        challenge = services.race_join(user=user, public_id=partner.challenge.public_id, now=now)
+        partner.delete()
+        return challenge
+    lobby = services.race_create(user=partner.user, rules=rules, seats=2, time_limit_minutes=None, now=now)
+    race = services.race_join(user=user, public_id=lobby.public_id, now=now)  # full: it starts
+    partner.race = race
+    partner.save(update_fields=["race"])
+    return race
+
+
+def quick_match_leave(*, user, rules: str) -> int:
+    """The player stops waiting (an asynchronous match already started stays open)."""
+    return QuickMatchTicket.objects.filter(user=user, rules=rules, challenge__isnull=True).delete()[0]
