@@ -247,6 +247,11 @@ async def run_clients(seated: list[dict], ports: list[int], args, on_go) -> tupl
 # --- Measuring ---------------------------------------------------------------------------------------
 
 
+def asgi_command(port: int) -> list[str]:
+    """Daphne serving the site on `port`, as make stack runs it."""
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "yukon_site.asgi:application"]
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -267,23 +272,7 @@ def main() -> None:
     print(f"prepared {args.rooms} races of {args.seats} in {time.monotonic() - began:.0f} s", file=sys.stderr)
     LOG_DIR.mkdir(exist_ok=True)
     ports = [free_port() for _ in range(args.asgi_processes)]
-    servers = [
-        start(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "yukon_site.asgi:application",
-            ],
-            env,
-            LOG_DIR / f"bench-races-daphne-{port}.log",
-        )  # fmt: skip
-        for port in ports
-    ]
+    servers = [start(asgi_command(port), env, LOG_DIR / f"bench-races-daphne-{port}.log") for port in ports]
     try:
         time.sleep(3)
         cpu_before = []
@@ -321,7 +310,7 @@ def main() -> None:
             "p99": round(percentile(ordered, 0.99) * 1000, 1) if ordered else None,
             "max": round(ordered[-1] * 1000, 1) if ordered else None,
         },
-        "daphne_cpu_ms_per_message": round(cpu * 1000 / sent, 2) if sent else None,
+        "asgi_cpu_ms_per_message": round(cpu * 1000 / sent, 2) if sent else None,
         "load_average_before": load_before,
         "load_average_after": load_average(),
     }
@@ -337,7 +326,7 @@ def main() -> None:
           f"lost {f['lost']}, refused {f['refused']}")  # fmt: skip
     fanout = f["fanout_ms"]
     print(f"latency:     p50 {fanout['p50']} ms, p99 {fanout['p99']} ms, max {fanout['max']} ms")
-    print(f"Daphne CPU:  {f['daphne_cpu_ms_per_message']} ms a message (all processes)")
+    print(f"ASGI CPU:    {f['asgi_cpu_ms_per_message']} ms a message (all processes)")
     print(f"load avg:    {f['load_average_before']} before, {f['load_average_after']} after")
     if tally.refused:
         print(f"!! refused: {tally.refused[:3]}")
