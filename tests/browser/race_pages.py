@@ -44,3 +44,17 @@ def player_item(page: Page, name: str):
 
 def opponent(page: Page, name: str):
     return page.locator(f'[data-race-opponents] [data-opponent="{name}"]')
+
+
+def rated(user, rules: str, shown: float, races: int):
+    """A race rating of `user` under `rules` that shows `shown` (races.rating: 1500 + 24 (μ − 3σ)),
+    after `races` races: the row the ratings' board and /api/me/ read."""
+    from django.utils import timezone
+
+    from races.models import Rating
+
+    sigma = 3.0
+    mu = (shown - 1500) / 24 + 3 * sigma
+    return Rating.objects.create(
+        user=user, rules=rules, mu=mu, sigma=sigma, ordinal=shown, races=races, updated_at=timezone.now()
+    )

@@ -41,6 +41,7 @@ from helpers import (
     winning_game,
 )
 from playwright.sync_api import Page, expect
+from race_pages import rated
 from watch import watch_for_problems
 
 from games.engine import Game
@@ -170,7 +171,9 @@ def layout_shift(page: Page) -> float:
 
 def seed_boards():
     """Two players with verified wins: a hidden-card game (the global boards) and an open deal;
-    today's daily deals stored already (picking them runs the solver, seconds on a busy machine)."""
+    race ratings under Classic rules (Annie's /me shows hers, and a first race to make under
+    Relaxed); today's daily deals stored already (picking them runs the solver, seconds on a busy
+    machine)."""
     from django.utils import timezone
 
     from leaderboard.models import DailyDeal
@@ -181,6 +184,8 @@ def seed_boards():
     annie, bob = make_player("Annie-42"), make_player("bob")
     hidden = recorded_win(annie, CODE, TOKENS, hidden=True)
     recorded_win(bob, CODE, TOKENS, ranked=False)
+    rated(annie, "classic", 1579.4, 3)
+    rated(bob, "classic", 1512.0, 1)
     return annie, hidden
 
 
@@ -190,6 +195,7 @@ SIGNED_OUT_PAGES = [
     (f"/play/{OPEN_CODE}", READY),
     ("/leaderboard", PAGE_READY),
     ("/leaderboard?deals=open", PAGE_READY),
+    ("/leaderboard?deals=races", PAGE_READY),
     ("/help", "main h1"),
     ("/accounts/login/", "main form"),
     ("/accounts/signup/", "main form"),
@@ -232,6 +238,7 @@ def test_signed_in_pages_pass_axe_and_log_no_error(
     for path, ready in (
         ("/leaderboard", PAGE_READY),
         ("/leaderboard?deals=open", PAGE_READY),
+        ("/leaderboard?deals=races", PAGE_READY),
         ("/me", PAGE_READY),
         ("/accounts/profile/", "main form"),
     ):
@@ -411,6 +418,7 @@ LANGUAGE_PAGES = [
     ("hi", "/accounts/login/", "main form"),
     ("tl", "/accounts/signup/", "main form"),
     ("tl", "/leaderboard?deals=open", PAGE_READY),
+    ("hi", "/leaderboard?deals=races", PAGE_READY),
 ]
 
 
@@ -439,6 +447,7 @@ CLS_PAGES = [
     for path, ready, signed_in in [
         ("/", READY, False),
         ("/leaderboard", PAGE_READY, False),
+        ("/leaderboard?deals=races", PAGE_READY, True),
         ("/me", PAGE_READY, True),
         ("/help", "main h1", False),
     ]
@@ -553,4 +562,109 @@ def test_the_race_pages_pass_axe_log_no_error_and_do_not_shift(
         )
         settle(each, 0.3)
         assert_no_axe_violation(each, axe_source, f"the race's results ({what})")
+    bob_context.close()
+
+
+def _other_browser(browser, base: str, page_problems: list[str], *, label: str, language: str, user=None):
+    """Another browser (its own cookies) in `language`, signed in as `user` (or signed out); its
+    console errors and layout shifts watched as the first page's."""
+    other = browser.new_context()
+    watch_for_problems(other, page_problems, label=label)
+    other.on(
+        "console",
+        lambda message: (
+            message.type == "error" and page_problems.append(f"{label}: console error: {message.text}")
+        ),
+    )
+    other_page = other.new_page()
+    choose_language(other, base, language)
+    if user is not None:
+        sign_in(other, base, user)
+    other_page.emulate_media(reduced_motion="reduce")
+    other_page.add_init_script(_MEASURE_LAYOUT_SHIFTS)
+    return other, other_page
+
+
+def test_the_challenge_pages_pass_axe_and_log_no_error(
+    asgi_server, page: Page, context, browser, page_problems, axe_source: str, monkeypatch
+):
+    """A challenge (docs/races.md, "Challenges") in four browsers: Annie in English at 1366 px
+    creates it from the form and gives up after two moves (the wait); Bob in Hindi at 360 px sees
+    the invitation, accepts, plays, opens the give-up dialog and gives up (the results); a visitor
+    signed out (Tagalog, 360 px) is asked to sign in; Carol in Malay at 768 px finds it full."""
+    issue_only(monkeypatch, CODE)
+    annie, bob, carol = make_player("annie"), make_player("bob"), make_player("carol")
+    base = asgi_server.url
+    sign_in(context, base, annie)
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{base}/race?kind=challenge")
+    page.wait_for_selector("[data-race-form]")
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, "/race?kind=challenge (signed in, 1366 px wide)")
+    page.locator("[data-race-create]").click()
+    race_view_is(page, "table")
+    race_id = page.locator(RACE_ROOM).get_attribute("data-race-id")
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, "the challenger's table (1366 px wide)")
+
+    visitor, visitor_page = _other_browser(browser, base, page_problems, label="visitor", language="tl")
+    visitor_page.set_viewport_size(PHONE)
+    visitor_page.goto(f"{base}/race/{race_id}")
+    race_view_is(visitor_page, "invite")
+    expect(visitor_page.locator("[data-race-sign-in]")).to_be_visible()
+    settle(visitor_page, 1.0)
+    cls = layout_shift(visitor_page)
+    assert cls < CLS_LIMIT, (
+        f"the challenge's invitation shifts while it loads: CLS {cls:.4f} (limit {CLS_LIMIT})"
+    )
+    assert_no_axe_violation(visitor_page, axe_source, "the invitation (signed out, tl, 360 px wide)")
+    visitor.close()
+
+    game = Game(CODE)
+    play_paced_from_each_card(page, game, TOKENS[:2])
+    expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true")  # no reveal crosses Leave
+    page.locator('[data-race-action="leave-race"]').click()
+    page.locator('[data-dialog="confirm"] [data-close="leave"]').click()
+    race_view_is(page, "waiting")
+    settle(page, 0.3)
+    assert_no_axe_violation(page, axe_source, "the wait, no one has taken it up (1366 px wide)")
+
+    bob_context, bob_page = _other_browser(browser, base, page_problems, label="bob", language="hi", user=bob)
+    bob_page.set_viewport_size(PHONE)
+    bob_page.goto(f"{base}/race/{race_id}")
+    race_view_is(bob_page, "invite")
+    expect(bob_page.locator("html")).to_have_attribute("lang", "hi")
+    settle(bob_page, 0.3)
+    assert_no_axe_violation(bob_page, axe_source, "the invitation (signed in, hi, 360 px wide)")
+    bob_page.locator('[data-race-action="join"]').click()
+    race_view_is(bob_page, "table")
+    bob_game = Game(CODE)
+    play_paced_from_each_card(bob_page, bob_game, TOKENS[:2])
+    expect(bob_page.locator(TABLE)).not_to_have_attribute("data-turning", "true")
+    settle(bob_page, 0.3)
+    assert_no_axe_violation(bob_page, axe_source, "the friend's table (hi, 360 px wide)")
+
+    carol_context, carol_page = _other_browser(
+        browser, base, page_problems, label="carol", language="ms", user=carol
+    )
+    carol_page.set_viewport_size({"width": 768, "height": 1024})
+    carol_page.goto(f"{base}/race/{race_id}")
+    race_view_is(carol_page, "invite")
+    expect(carol_page.locator('[data-race-action="join"]')).to_be_hidden()
+    settle(carol_page, 0.3)
+    assert_no_axe_violation(carol_page, axe_source, "a challenge with its two players (ms, 768 px wide)")
+    carol_context.close()
+
+    bob_page.locator('[data-race-action="leave-race"]').click()
+    expect(bob_page.locator('[data-dialog="confirm"]')).to_be_visible()
+    assert_no_axe_violation(bob_page, axe_source, "the give-up dialog (hi, 360 px wide)")
+    bob_page.locator('[data-dialog="confirm"] [data-close="leave"]').click()
+    for each, what in ((page, "1366 px wide"), (bob_page, "hi, 360 px wide")):
+        race_view_is(each, "results")
+        expect(each.locator("[data-race-places-note]")).to_have_text(
+            re.compile("Places are final.|स्थान अंतिम हैं।"), timeout=20_000
+        )
+        settle(each, 0.3)
+        assert_no_axe_violation(each, axe_source, f"the challenge's results ({what})")
     bob_context.close()

@@ -1,10 +1,11 @@
 // /leaderboard: the boards of a rule set (Classic / Relaxed × all time / this week / today, the
 // top or around me) — the global boards of hidden-card games, or the open-deal boards of games
-// whose cards were all known — today's daily deals with their boards, and any deal's board by its
-// code (`?deal=<code>`). The address keeps the choice (`?deals=open&rules=…&period=…&around=me&deal=…`).
+// whose cards were all known, or the race ratings' board (its top, no period) — today's daily
+// deals with their boards, and any deal's board by its code (`?deal=<code>`). The address keeps
+// the choice (`?deals=open|races&rules=…&period=…&around=me&deal=…`).
 
 import { api } from "./api.js";
-import { showBoard } from "./boards.js";
+import { showBoard, showRatingBoard } from "./boards.js";
 import { $, $$, RULE_NAMES, el, formatNumber, sentence } from "./dom.js";
 import { parseCode } from "./engine.js";
 import { codeErrorText, t } from "./i18n.js";
@@ -12,7 +13,9 @@ import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 
 const RULES = ["classic", "relaxed"];
 const PERIODS = ["all", "week", "day"];
-const DEALS = ["hidden", "open"]; // the API's `deals`: hidden-card games, or open deals
+// The API's `deals` (hidden-card games, or open deals), or the race ratings (their own API).
+const DEALS = ["hidden", "open", "races"];
+const ABOUT = { hidden: "leaderboard.aboutHidden", open: "leaderboard.aboutOpen", races: "leaderboard.aboutRaces" };
 const EMPTY = {
   hidden: { all: "leaderboard.emptyAll", week: "leaderboard.emptyWeek", day: "leaderboard.emptyDay" },
   open: { all: "leaderboard.emptyOpenAll", week: "leaderboard.emptyOpenWeek", day: "leaderboard.emptyOpenDay" },
@@ -46,7 +49,6 @@ class LeaderboardPage {
   async start() {
     const { account } = await startPage();
     this.account = account;
-    $("[data-around-choice]").hidden = !account;
     if (!account) this.around = false;
     this.#markChoices();
     await this.load();
@@ -98,19 +100,24 @@ class LeaderboardPage {
     for (const button of $$("[data-period-choice]")) button.setAttribute("aria-pressed", String(button.dataset.periodChoice === this.period));
     for (const button of $$("[data-around]")) button.setAttribute("aria-pressed", String((button.dataset.around === "me") === this.around));
     for (const button of $$("[data-deals-choice]")) button.setAttribute("aria-pressed", String(button.dataset.dealsChoice === this.deals));
+    // A race rating has no period, and its board no around-me (its top only).
+    const races = this.deals === "races";
+    $("[data-period-choices]").hidden = races;
+    $("[data-around-choice]").hidden = races || !this.account;
     // data-i18n too, so that a page translated again (i18n.js) keeps saying which games it ranks.
     const about = $("[data-deals-about]");
-    about.dataset.i18n = this.deals === "open" ? "leaderboard.aboutOpen" : "leaderboard.aboutHidden";
-    about.textContent = this.deals === "open" ? t("leaderboard.aboutOpen") : t("leaderboard.aboutHidden");
+    about.dataset.i18n = ABOUT[this.deals];
+    about.textContent = t(ABOUT[this.deals]);
   }
 
   // The choice in the address, so that it can be shared and survives a reload.
   #remember() {
     const query = new URLSearchParams();
+    const races = this.deals === "races";
     if (this.deals !== "hidden") query.set("deals", this.deals);
     if (this.rules !== "classic") query.set("rules", this.rules);
-    if (this.period !== "all") query.set("period", this.period);
-    if (this.around) query.set("around", "me");
+    if (this.period !== "all" && !races) query.set("period", this.period);
+    if (this.around && !races) query.set("around", "me");
     if (this.deal) query.set("deal", this.deal);
     if (this.pageSize !== PAGE_SIZE) query.set("page_size", String(this.pageSize));
     const search = query.toString();
@@ -118,6 +125,7 @@ class LeaderboardPage {
   }
 
   #loadGlobal() {
+    if (this.deals === "races") return this.#loadRatings();
     const query = new URLSearchParams({ rules: this.rules, period: this.period, page_size: String(this.pageSize) });
     if (this.deals !== "hidden") query.set("deals", this.deals);
     if (this.around) query.set("around", "me");
@@ -130,6 +138,17 @@ class LeaderboardPage {
       me: this.account,
       empty: t(EMPTY[this.deals][this.period], { rules: RULE_NAMES[this.rules] }),
       noEntry: open ? t("leaderboard.noEntryOpen") : t("boards.noEntryMe"),
+    });
+  }
+
+  #loadRatings() {
+    this.globalBoard.dataset.deals = this.deals;
+    this.globalBoard.dataset.rules = this.rules;
+    delete this.globalBoard.dataset.period;
+    delete this.globalBoard.dataset.around;
+    return showRatingBoard(this.globalBoard, `/api/races/ratings/?rules=${this.rules}`, {
+      me: this.account,
+      empty: t("leaderboard.emptyRaces", { rules: RULE_NAMES[this.rules] }),
     });
   }
 

@@ -1,6 +1,7 @@
 // /me: the signed-in player's figures per rule set (best score and that game, wins, win rate,
-// fewest moves, fastest win, places on the boards now) from GET /api/me/, and every game they finished,
-// newest first, from GET /api/submissions/ (its `next` link for more). Signed out: a prompt.
+// fewest moves, fastest win, places on the boards now, race rating) from GET /api/me/, and every
+// game they finished, newest first, from GET /api/submissions/ (its `next` link for more).
+// Signed out: a prompt.
 
 import { api, apiPath } from "./api.js";
 import { shownBest } from "./bests.js";
@@ -55,6 +56,21 @@ function rankChips(ranks, deals) {
   return el("ul", { class: "rank-chips", dataset: { deals } }, chips);
 }
 
+// The race rating of a rule set and its board; before a first race, a way to one.
+function raceRating(rules, rating) {
+  if (!rating) {
+    return el("p", { class: "race-rating", dataset: { raceRating: "none" } }, t("me.noRaceYet"), " ", el("a", { href: "/race" }, t("me.firstRace")));
+  }
+  const text = t("me.raceRating", { count: rating.races, rating: formatNumber(rating.rating), races: formatNumber(rating.races) });
+  return el(
+    "p",
+    { class: "race-rating", dataset: { raceRating: rating.rating, races: rating.races } },
+    el("strong", {}, text),
+    " ",
+    el("a", { href: `/leaderboard?deals=races&rules=${rules}` }, t("me.raceBoard")),
+  );
+}
+
 function rulesCard(rules, figures, deviceBest) {
   return el(
     "article",
@@ -76,6 +92,8 @@ function rulesCard(rules, figures, deviceBest) {
     rankChips(figures.ranks, "hidden"),
     el("h3", {}, t("me.placesOpen")),
     rankChips(figures.open_ranks, "open"),
+    el("h3", {}, t("me.races")),
+    raceRating(rules, figures.race_rating),
     el("p", { class: "muted device-best", dataset: { deviceBest: deviceBest.provisional ? "provisional" : deviceBest.best ? "verified" : "none" } }, deviceBestText(deviceBest)),
   );
 }

@@ -1,8 +1,9 @@
-// The race pages: /race (the form that creates a race) and /race/<id> (the race itself:
-// race_room.js). docs/races.md.
+// The race pages: /race (the form that creates a race or a challenge: race_form.js) and
+// /race/<id> (the race or the challenge itself: race_room.js). docs/races.md.
 
 import { $ } from "./dom.js";
-import { RaceForm, RaceRoom } from "./race_room.js";
+import { RaceForm } from "./race_form.js";
+import { RaceRoom } from "./race_room.js";
 
 const room = $("[data-race]");
 const form = $("[data-race-form]");

@@ -2,30 +2,24 @@
 // follows it over the race's WebSocket (signed out, it asks the API again now and then): the
 // lobby (join, leave, start, the link to share), the countdown against the server's clock, the
 // seat's table (race_table.js) with the other players' figures beside it, and the results with
-// each verdict, the deal's check and a rematch, which every page in the room follows.
+// each verdict, the deal's check and a rematch, which every page in the room follows. A challenge
+// (race_challenge.js) goes from its invitation to the table, then the wait, then the results.
 
 import { api, refusalText } from "./api.js";
-import { $, el, formatDuration } from "./dom.js";
+import { $, formatDuration } from "./dom.js";
 import { checkDeal, commitmentHolds } from "./fairness.js";
 import { t } from "./i18n.js";
 import { startPage } from "./page.js";
+import { challengeView, drawChallengeLobby, isChallenge, offersLink, stripLine } from "./race_challenge.js";
 import { RaceSocket, raceSocketUrl } from "./race_socket.js";
 import { RaceTable } from "./race_table.js";
-import { byPlace, lobbyPlayer, opponentChip, placeRow, raceSummary } from "./race_views.js";
+import { byPlace, lobbyPlayer, opponentChip, placeRow, raceSummary, refusal } from "./race_views.js";
 import { confirmDialog } from "./ui.js";
 
 const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
 const TICK_MS = 250;
 const ASK_AGAIN_MS = 1_000; // the server's clock has passed a moment the race waits for: ask again
 const POLL_MS = 4_000; // signed out: no socket, the API now and then
-const REFUSED_WORDS = "race.refusals";
-
-// A refusal of the API or the socket in the page's language: its code's words, else the server's.
-function refusal(code, fallback, params = {}) {
-  const key = `${REFUSED_WORDS}.${code}`;
-  const text = code ? t(key, params) : key;
-  return text === key ? fallback : text;
-}
 
 export class RaceRoom {
   race = null;
@@ -54,7 +48,7 @@ export class RaceRoom {
           clientVersion: CLIENT_VERSION,
           sync,
           onProgress: (progress) => progress && this.socket?.sendProgress(progress),
-          onWon: () => this.#showNote(),
+          onWon: () => (isChallenge(this.race) ? this.show(this.race) : this.#showNote()),
         })
       : null;
     this.notices = this.table?.notices ?? null;
@@ -134,8 +128,8 @@ export class RaceRoom {
   show(race) {
     const first = this.#firstSeen === null;
     this.#firstSeen ??= race;
+    const now = race === this.race ? NaN : Date.parse(race.now); // drawn again (a win): its clock is old
     this.race = race;
-    const now = Date.parse(race.now);
     if (!Number.isNaN(now)) this.#offsetMs = now - Date.now();
     // A rematch asked for while the page is open is followed; one made before is offered.
     if (race.rematch_id && !first && !this.#firstSeen.rematch_id) {
@@ -145,6 +139,7 @@ export class RaceRoom {
     this.root.dataset.raceState = race.state;
     $("[data-race-summary]", this.root).textContent = raceSummary(race);
     $("[data-race-results-summary]", this.root).textContent = raceSummary(race);
+    $("#race-play-title", this.root).textContent = t(isChallenge(race) ? "race.challenge.heading" : "race.heading");
     this.#setView(this.#viewOf(race));
     this.#drawPlayers();
     this.#drawLobby();
@@ -159,6 +154,11 @@ export class RaceRoom {
 
   #viewOf(race) {
     if (race.state === "finished") return "results";
+    if (isChallenge(race)) {
+      const session = this.table?.session;
+      const doneHere = Boolean(session?.won && session.issued?.id === race.your_game_id);
+      return challengeView(race, this.me, { canPlay: Boolean(this.table), doneHere });
+    }
     if (race.state !== "running") return race.state; // lobby, countdown
     const me = this.me;
     const seated = this.table && me && race.your_game_id && me.status !== "out";
@@ -168,7 +168,8 @@ export class RaceRoom {
   #setView(view) {
     this.view = view;
     this.root.dataset.raceView = view;
-    const shown = { loading: "[data-race-loading]", lobby: "[data-race-lobby]", countdown: "[data-race-lobby]", table: "[data-race-play]", results: "[data-race-results]", missing: "[data-race-missing]" }[view];
+    const lobby = "[data-race-lobby]"; // a challenge's invitation and wait too
+    const shown = { loading: "[data-race-loading]", lobby, countdown: lobby, invite: lobby, waiting: lobby, table: "[data-race-play]", results: "[data-race-results]", missing: "[data-race-missing]" }[view];
     for (const part of ["[data-race-loading]", "[data-race-lobby]", "[data-race-play]", "[data-race-results]", "[data-race-missing]"]) {
       $(part, this.root).hidden = part !== shown;
     }
@@ -176,12 +177,18 @@ export class RaceRoom {
     document.body.classList.toggle("play-page", view === "table");
     document.body.classList.toggle("info-page", view !== "table");
     $("main").classList.toggle("game", view === "table");
-    if (view !== "table" && view !== "missing" && view !== "loading") document.title = `${raceSummary(this.race)} · ${t("race.title")}`;
+    if (view !== "table" && view !== "missing" && view !== "loading") document.title = `${raceSummary(this.race)} · ${t(isChallenge(this.race) ? "race.challenge.title" : "race.title")}`;
   }
 
   #drawLobby() {
     const race = this.race;
     const me = this.me;
+    const link = $("[data-race-link]", this.root);
+    link.value = new URL(race.url ?? `/race/${this.id}`, location.href).href;
+    if (isChallenge(race)) {
+      if (race.state === "running") drawChallengeLobby(this.root, race, { me, signedIn: Boolean(this.account) });
+      return;
+    }
     const seated = race.players.length;
     const lobby = race.state === "lobby";
     $("[data-race-countdown]", this.root).hidden = race.state !== "countdown";
@@ -189,8 +196,6 @@ export class RaceRoom {
     const free = Math.max(0, race.seats - seated);
     $("[data-race-seats-free]", this.root).textContent = lobby ? (free ? t("race.seatsFree", { count: free }) : t("race.full")) : "";
     $("[data-race-share]", this.root).hidden = !lobby;
-    const link = $("[data-race-link]", this.root);
-    link.value = new URL(race.url ?? `/race/${this.id}`, location.href).href;
     const signedIn = Boolean(this.account);
     const buttons = {
       join: lobby && signedIn && !me && free > 0,
@@ -218,7 +223,12 @@ export class RaceRoom {
     const race = this.race;
     if (!race) return;
     $("[data-race-players]", this.root).replaceChildren(...race.players.map((player) => lobbyPlayer(player, race)));
-    $("[data-race-opponents]", this.root).replaceChildren(...race.players.filter((player) => !player.you).map(opponentChip));
+    const challenge = isChallenge(race);
+    $("[data-race-opponents]", this.root).replaceChildren(...(challenge ? [] : race.players.filter((player) => !player.you).map(opponentChip)));
+    const line = $("[data-challenge-line]", this.root);
+    line.hidden = !challenge;
+    if (challenge) line.textContent = stripLine(race);
+    $('[data-race-action="copy-challenge"]', this.root).hidden = !(challenge && offersLink(race, this.me));
     this.#showNote();
   }
 
@@ -270,6 +280,7 @@ export class RaceRoom {
     }
     const clock = $("[data-race-clock]", this.root);
     let text = "";
+    if (race.state === "running" && isChallenge(race) && race.deadline && Date.parse(race.deadline) <= this.#serverNow()) this.#askAgain();
     if (race.state === "running" && race.ends_at) {
       const left = Date.parse(race.ends_at) - this.#serverNow();
       text = t("race.endsIn", { time: formatDuration(Math.max(0, left)) });
@@ -297,6 +308,11 @@ export class RaceRoom {
     const rematch = $('[data-race-action="rematch"]', this.root);
     rematch.hidden = !this.me || !this.account;
     if (race.rematch_id) rematch.dataset.rematchId = race.rematch_id;
+    if (isChallenge(race)) {
+      const again = $("[data-race-new]", this.root);
+      again.href = "/race?kind=challenge";
+      again.textContent = t("race.challenge.newChallenge");
+    }
     this.#drawDeal();
   }
 
@@ -328,15 +344,17 @@ export class RaceRoom {
 
   async #action(action, button) {
     if (action === "copy") return this.#copyLink();
+    if (action === "copy-challenge") return this.#copyLink({ toNotice: true });
     if (action === "rematch" && button.dataset.rematchId) return this.#goTo(button.dataset.rematchId);
-    if (action === "leave-race" && !(await confirmDialog({ title: t("race.leaveTitle"), text: t("race.leaveText"), yes: t("race.leaveYes") }))) return;
+    if (action === "leave-race" && !(await this.#confirmLeave())) return;
     const endpoint = { join: "join", leave: "leave", "leave-race": "leave", start: "start", rematch: "rematch" }[action];
     if (!endpoint) return;
     button.disabled = true;
     const answer = await api(this.#endpoint(endpoint), { method: "POST", body: {} });
     button.disabled = false;
     if (!answer.ok) {
-      this.#say(refusal(answer.data?.code, refusalText(answer.data, answer.status)));
+      this.#say(refusal(answer.data?.code, refusalText(answer.data, answer.status), {}, { challenge: isChallenge(this.race) }));
+      if (answer.status === 409) this.#poll(); // the race moved on meanwhile: show it as it is
       return;
     }
     if (action === "rematch") this.#goTo(answer.data.id);
@@ -351,14 +369,25 @@ export class RaceRoom {
     location.assign(`/race/${encodeURIComponent(raceId)}`);
   }
 
-  async #copyLink() {
+  // Leave the race, or give up the challenge: asked first.
+  #confirmLeave() {
+    const words = isChallenge(this.race) ? "race.challenge" : "race";
+    $('[data-dialog="confirm"] [data-close="stay"]').textContent = t(`${words}.stay`);
+    return confirmDialog({ title: t(`${words}.leaveTitle`), text: t(`${words}.leaveText`), yes: t(`${words}.leaveYes`) });
+  }
+
+  // The race's link to the clipboard; said under the share panel's link, or (from the table's
+  // strip) in the table's notice.
+  async #copyLink({ toNotice = false } = {}) {
     const link = $("[data-race-link]", this.root);
     const said = $("[data-race-copied]", this.root);
     try {
       await navigator.clipboard.writeText(link.value);
-      said.textContent = t("race.linkCopied");
+      if (toNotice && this.notices) this.notices.show(t("race.challenge.linkCopied"));
+      else said.textContent = t(isChallenge(this.race) ? "race.challenge.linkCopied" : "race.linkCopied");
     } catch {
-      link.select(); // no clipboard access: selected, to copy by hand
+      if (toNotice && this.notices) this.notices.show(link.value); // no clipboard access: the link to copy by hand
+      else link.select(); // no clipboard access: selected, to copy by hand
     }
   }
 
@@ -375,37 +404,5 @@ export class RaceRoom {
     note.textContent =
       problem === "offline" ? t("race.offline") : problem === "reconnecting" ? t("race.reconnecting") : t("race.failed", { reason: refusalText(answer?.data, answer?.status) });
     if (!this.race && problem !== "reconnecting") setTimeout(() => this.#poll(), POLL_MS);
-  }
-}
-
-/** /race: the form that creates a race, then opens it. */
-export class RaceForm {
-  constructor(form) {
-    this.form = form;
-    this.error = $("[data-race-error]", form);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.#create();
-    });
-    startPage();
-  }
-
-  async #create() {
-    const data = new FormData(this.form);
-    const minutes = data.get("time_limit_minutes");
-    const body = { rules: data.get("rules"), seats: Number(data.get("seats")), time_limit_minutes: minutes ? Number(minutes) : null };
-    const button = $("[data-race-create]", this.form);
-    button.disabled = true;
-    this.error.textContent = "";
-    const answer = await api("/api/races/", { method: "POST", body });
-    if (answer.ok && answer.data?.url) {
-      location.assign(answer.data.url);
-      return;
-    }
-    button.disabled = false;
-    this.error.replaceChildren(
-      answer.status === 0 ? t("race.offline") : refusal(answer.data?.code, refusalText(answer.data, answer.status)),
-      ...(answer.status === 403 || answer.status === 401 ? [" ", el("a", { href: "/accounts/login/?next=/race" }, t("race.signIn"))] : []),
-    );
   }
 }

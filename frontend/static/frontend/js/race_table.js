@@ -121,7 +121,7 @@ export class RaceTable {
     this.input.clearSelection();
     this.session?.clock.stop();
     this.table.root.dataset.locked = "true";
-    this.render();
+    if (this.session) this.render(); // a player watching has no game to draw
   }
 
   // ---- moves (input.js and keys.js call these, as they call the game page's) ----------------

@@ -3,13 +3,17 @@
 // functions of the data; race_room.js decides when. Each element carries the figures as data-*
 // attributes for tools and tests; text from the server goes in as text.
 
-import { RULE_NAMES, el, formatDuration, formatNumber } from "./dom.js";
+import { RULE_NAMES, el, formatDuration, formatNumber, formatWhen } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** "Classic · 10-minute limit". */
+/** "Classic · 10-minute limit"; a challenge's: "Classic · open until 4 Dec 2026, 17:12". */
 export function raceSummary(race) {
+  const rules = RULE_NAMES[race.rules] ?? race.rules;
+  if (race.kind === "challenge") {
+    return race.state === "finished" || !race.deadline ? t("race.challenge.summaryOver", { rules }) : t("race.challenge.summary", { rules, when: formatWhen(race.deadline) });
+  }
   const limit = race.time_limit_minutes ? t("race.timeLimitMinutes", { minutes: race.time_limit_minutes }) : t("race.noTimeLimit");
-  return t("race.summary", { rules: RULE_NAMES[race.rules] ?? race.rules, limit });
+  return t("race.summary", { rules, limit });
 }
 
 const rating = (player) => (player.rating === null || player.rating === undefined ? t("race.newPlayer") : t("race.rating", { rating: formatNumber(player.rating) }));
@@ -33,11 +37,14 @@ function playerData(player) {
     you: String(Boolean(player.you)),
     connected: String(Boolean(player.connected)),
     status: player.status ?? "",
-    foundationCards: String(player.foundation_cards ?? 0),
-    moves: String(player.moves ?? 0),
-    timeMs: String(player.time_ms ?? 0),
+    // A challenge keeps the other player's figures back (null) until it is over.
+    foundationCards: String(player.foundation_cards ?? ""),
+    moves: String(player.moves ?? ""),
+    timeMs: String(player.time_ms ?? ""),
   };
 }
+
+const hasFigures = (player) => player.moves !== null && player.moves !== undefined;
 
 /** One player of the lobby (with the figures once the race has begun). */
 export function lobbyPlayer(player, race) {
@@ -50,11 +57,11 @@ export function lobbyPlayer(player, race) {
       el("span", { class: "race-dot", dataset: { connected: String(Boolean(player.connected)) } }),
       el("strong", { class: "race-name" }, player.name),
       player.you && el("span", { class: "muted" }, `(${t("race.you")})`),
-      player.host && el("span", { class: "badge race-host" }, t("race.host")),
+      player.host && race.kind !== "challenge" && el("span", { class: "badge race-host" }, t("race.host")),
       !player.connected && el("span", { class: "muted race-away" }, t("race.away")),
       el("span", { class: "race-rating muted" }, rating(player)),
     ),
-    race.state !== "lobby" && el("div", { class: "race-player-figures" }, statusBadge(player.status), figures(player)),
+    race.state !== "lobby" && el("div", { class: "race-player-figures" }, statusBadge(player.status), hasFigures(player) && figures(player)),
   );
 }
 
@@ -106,4 +113,18 @@ export function byPlace(players) {
     .map((player, index) => ({ player, index }))
     .sort((a, b) => (a.player.place ?? Infinity) - (b.player.place ?? Infinity) || a.index - b.index)
     .map(({ player }) => player);
+}
+
+const REFUSED_WORDS = "race.refusals";
+const CHALLENGE_REFUSED_WORDS = "race.challenge.refusals";
+
+// A refusal of the API or the socket in the page's language: its code's words (a challenge's
+// own, if it has them), else the server's.
+export function refusal(code, fallback, params = {}, { challenge = false } = {}) {
+  for (const words of challenge ? [CHALLENGE_REFUSED_WORDS, REFUSED_WORDS] : [REFUSED_WORDS]) {
+    const key = `${words}.${code}`;
+    const text = code ? t(key, params) : key;
+    if (text !== key) return text;
+  }
+  return fallback;
 }
