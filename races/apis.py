@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -219,6 +220,7 @@ class QuickMatchApi(APIView):
                 {
                     "state": serializers.ChoiceField(["matched", "waiting"]),
                     "race": RACE,
+                    "now": serializers.DateTimeField(help_text="the server's clock, for waiting_since"),
                     "waiting_since": serializers.DateTimeField(allow_null=True),
                     "rating_window": serializers.FloatField(allow_null=True),
                     "asynchronous_after_seconds": serializers.IntegerField(),
@@ -236,6 +238,7 @@ class QuickMatchApi(APIView):
             {
                 "state": "matched" if race is not None else "waiting",
                 "race": selectors.race_view(race, viewer=request.user) if race is not None else None,
+                "now": timezone.now(),
                 "waiting_since": match.waiting_since,
                 "rating_window": match.window,
                 "asynchronous_after_seconds": matching.ASYNCHRONOUS_AFTER_SECONDS,
@@ -246,8 +249,18 @@ class QuickMatchApi(APIView):
         operation_id="races_quick_match_leave",
         summary="Leave the quick-match queue of a rule set",
         parameters=[OpenApiParameter("rules", str, description="classic or relaxed")],
-        responses={204: None, 403: NOT_SIGNED_IN},
+        responses={
+            204: OpenApiResponse(description="Out of the queue."),
+            200: OpenApiResponse(
+                description="Someone was paired with the player meanwhile: the match stands, "
+                "`{state: matched, race}` as a quick match answers."
+            ),
+            403: NOT_SIGNED_IN,
+        },
     )
     def delete(self, request):
-        matching.quick_match_leave(user=request.user, rules=request.query_params.get("rules", ""))
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        paired = matching.quick_match_leave(user=request.user, rules=request.query_params.get("rules", ""))
+        if paired is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        race = selectors.race_get(paired.public_id)
+        return Response({"state": "matched", "race": selectors.race_view(race, viewer=request.user)})

@@ -50,7 +50,13 @@ def quick_match(*, user, rules: str, asynchronous: bool = False, now: datetime |
     now = now or timezone.now()
     with transaction.atomic():
         # One pairing at a time a rule set: the queue's tickets are locked in id order.
-        tickets = list(QuickMatchTicket.objects.select_for_update().filter(rules=rules).order_by("pk"))
+        tickets = list(
+            QuickMatchTicket.objects.select_for_update(of=("self",))
+            .filter(rules=rules)
+            .select_related("challenge")
+            .order_by("pk")
+        )
+        tickets = _stale_tickets_drop(tickets, now=now)
         mine = next((ticket for ticket in tickets if ticket.user_id == user.pk), None)
         if mine is not None and mine.race_id is not None:  # someone was paired with this player
             race = mine.race
@@ -93,8 +99,6 @@ def _partner(tickets, *, user, rating: float, since: datetime, now: datetime) ->
             continue
         if ticket.challenge_id is None and ticket.seen_at < now - ALIVE:
             continue  # nobody is waiting behind it any more
-        if ticket.challenge_id is not None and not _challenge_open(ticket.challenge, now=now):
-            continue
         window = rating_window(waited=now - min(since, ticket.created_at))
         if abs(ticket.rating - rating) <= window:
             candidates.append((abs(ticket.rating - rating), ticket.created_at, ticket.pk, ticket))
@@ -120,6 +124,36 @@ def _paired(partner: QuickMatchTicket, *, user, rules: str, now: datetime) -> Ra
     return race
 
 
-def quick_match_leave(*, user, rules: str) -> int:
-    """The player stops waiting (an asynchronous match already started stays open)."""
-    return QuickMatchTicket.objects.filter(user=user, rules=rules, challenge__isnull=True).delete()[0]
+def quick_match_leave(*, user, rules: str) -> Race | None:
+    """The player leaves the queue (an asynchronous match they started stays a challenge with its
+    link, no longer offered to the queue). When someone was paired with them meanwhile, the
+    match stands (the race has started with their seat): its race is answered."""
+    with transaction.atomic():
+        ticket = (
+            QuickMatchTicket.objects.select_for_update()
+            .filter(user=user, rules=rules)
+            .select_related("race")
+            .first()
+        )
+        if ticket is None:
+            return None
+        paired = ticket.race
+        ticket.delete()
+    return paired
+
+
+STALE = timedelta(hours=1)
+
+
+def _stale_tickets_drop(tickets: list[QuickMatchTicket], *, now: datetime) -> list[QuickMatchTicket]:
+    """The queue without the tickets nobody will come back for: paired or abandoned an hour ago,
+    or offering a challenge that is no longer open. Deleted; the others returned."""
+    kept, gone = [], []
+    for ticket in tickets:
+        if ticket.challenge_id is not None:
+            (kept if _challenge_open(ticket.challenge, now=now) else gone).append(ticket)
+        else:
+            (gone if ticket.seen_at < now - STALE else kept).append(ticket)
+    if gone:
+        QuickMatchTicket.objects.filter(pk__in=[ticket.pk for ticket in gone]).delete()
+    return kept

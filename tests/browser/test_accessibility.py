@@ -668,3 +668,49 @@ def test_the_challenge_pages_pass_axe_and_log_no_error(
         settle(each, 0.3)
         assert_no_axe_violation(each, axe_source, f"the challenge's results ({what})")
     bob_context.close()
+
+
+def test_the_quick_match_wait_passes_axe_logs_no_error_and_does_not_shift(
+    asgi_server, page: Page, context, browser, page_problems, axe_source: str, monkeypatch, artifacts_dir
+):
+    """Quick match (docs/races.md) on /race, in two browsers that do not pair (other rule sets):
+    Annie in English at 1366 px and Bob in Hindi at 360 px each wait, then are offered the
+    asynchronous match. The section is in the page from its first paint; the wait and the offer
+    shift nothing (the offer comes with no input: its shifts would count)."""
+    import races.matching
+
+    # The page offers the asynchronous match when the server's answer says it may (30 s as
+    # shipped): the server runs in this process, so here its answer says 2 s.
+    monkeypatch.setattr(races.matching, "ASYNCHRONOUS_AFTER_SECONDS", 2)
+    annie, bob = make_player("annie"), make_player("bob")
+    base = asgi_server.url
+    sign_in(context, base, annie)
+    bob_context, bob_page = _other_browser(browser, base, page_problems, label="bob", language="hi", user=bob)
+    page.add_init_script(_MEASURE_LAYOUT_SHIFTS)
+    page.emulate_media(reduced_motion="reduce")
+    for each, viewport, rules, what in (
+        (page, DESKTOP, "classic", "1366 px wide"),
+        (bob_page, PHONE, "relaxed", "hi, 360 px wide"),
+    ):
+        each.set_viewport_size(viewport)
+        each.goto(f"{base}/race")
+        quick = each.locator("[data-quick-match]")
+        expect(quick).to_be_visible()
+        settle(each, 0.5)
+        cls = layout_shift(each)
+        assert cls < CLS_LIMIT, f"/race shifts while it loads ({what}): CLS {cls:.4f} (limit {CLS_LIMIT})"
+        quick.locator(f'input[name="quick_rules"][value="{rules}"]').check()
+        quick.locator("[data-quick-find]").click()
+        expect(quick).to_have_attribute("data-quick-state", "waiting")
+        expect(quick.locator("[data-quick-status]")).to_contain_text("±")
+        assert_no_axe_violation(each, axe_source, f"the quick match's wait ({what})")
+        before = layout_shift(each)
+        expect(quick.locator("[data-quick-offer]")).to_be_visible(timeout=10_000)
+        settle(each, 0.5)
+        shift = layout_shift(each) - before
+        assert shift < CLS_LIMIT, f"the asynchronous offer shifts /race ({what}): {shift:.4f}"
+        assert_no_axe_violation(each, axe_source, f"the quick match's asynchronous offer ({what})")
+        each.screenshot(path=str(artifacts_dir / f"quick-match-offer-{rules}.png"), full_page=True)
+        quick.locator("[data-quick-cancel]").click()
+        expect(quick).to_have_attribute("data-quick-state", "idle")
+    bob_context.close()

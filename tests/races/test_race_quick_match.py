@@ -52,7 +52,19 @@ def test_a_ticket_nobody_asks_about_is_no_one_waiting(make_player):
     gone, here = make_player(), make_player()
     quick_match(user=gone, rules="classic", now=NOW)
     assert quick_match(user=here, rules="classic", now=NOW + ALIVE + timedelta(seconds=1)).race is None
-    assert quick_match_leave(user=here, rules="classic") == 1
+    assert quick_match_leave(user=here, rules="classic") is None
+    assert list(QuickMatchTicket.objects.values_list("user_id", flat=True)) == [gone.pk]
+    # An hour later the abandoned ticket is dropped by the next ask.
+    quick_match(user=here, rules="classic", now=NOW + timedelta(hours=1, seconds=1))
+    assert list(QuickMatchTicket.objects.values_list("user_id", flat=True)) == [here.pk]
+
+
+def test_leaving_after_being_paired_answers_the_race(make_player):
+    first, second = make_player(), make_player()
+    quick_match(user=first, rules="classic", now=NOW)
+    race = quick_match(user=second, rules="classic", now=NOW + timedelta(seconds=1)).race
+    assert quick_match_leave(user=first, rules="classic") == race  # the match stands
+    assert not QuickMatchTicket.objects.exists()
 
 
 def test_other_rule_sets_and_oneself_are_never_partners(make_player):
@@ -95,5 +107,5 @@ def test_the_api_answers_waiting_then_matched(make_player):
         clients[0].post("/api/races/quick/", {"rules": "classic"}, format="json").json()["race"]["id"]
         == (matched["race"]["id"])
     )
-    assert clients[0].delete("/api/races/quick/?rules=classic").status_code == 204
+    assert clients[0].delete("/api/races/quick/?rules=classic").status_code == 204  # not queued any more
     assert APIClient().post("/api/races/quick/", {"rules": "classic"}, format="json").status_code == 403
