@@ -289,23 +289,25 @@ export class SettingsDialog {
 export class WinBanner {
   constructor(dialog) {
     this.dialog = dialog;
-    this.challenge = $('[data-win-link="challenge"]', dialog);
+    // "Challenge a friend" opens a challenge (a hidden deal both play, /race); "Share this deal"
+    // sends the link of the deal just won, an open deal for whoever opens it.
+    this.share = $('[data-win-link="share"]', dialog);
     this.copied = $("[data-win-copied]", dialog);
-    this.challenge.addEventListener("click", (event) => {
+    this.share.addEventListener("click", (event) => {
       if (event.ctrlKey || event.metaKey || event.shiftKey) return; // a new tab, as asked
       event.preventDefault();
-      this.#shareChallenge();
+      this.#shareDeal();
     });
   }
 
   /**
-   * The deal's leaderboard and the challenge link (the share link of the deal just won); no
-   * challenge before a hidden-card game's code is published (`code` null).
+   * The deal's leaderboard and the share link of the deal just won; no share link before a
+   * hidden-card game's code is published (`code` null).
    */
   setLinks(code) {
     $('[data-win-link="board"]', this.dialog).href = code ? `/leaderboard?deal=${encodeURIComponent(code)}` : "/leaderboard";
-    this.challenge.href = code ? `/play/${code}` : "/";
-    this.challenge.hidden = !code;
+    this.share.href = code ? `/play/${code}` : "/";
+    this.share.hidden = !code;
     this.copied.textContent = "";
   }
 
@@ -320,8 +322,8 @@ export class WinBanner {
     line.textContent = check === null ? "" : t(`win.deal.${check.state}`, { code: check.code ?? "" });
   }
 
-  async #shareChallenge() {
-    const url = this.challenge.href;
+  async #shareDeal() {
+    const url = this.share.href;
     const text = t("win.shareText");
     try {
       if (navigator.share && matchMedia("(pointer: coarse)").matches) {
