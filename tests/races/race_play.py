@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+
+from django.db import connections
 
 from games.engine import Game
 from games.hidden_games import game_reveal
@@ -57,3 +60,19 @@ def submit(seat: RaceSeat, log: str, times: list[int]):
     )
     submission, _ = submission_create(user=seat.user, data=data, now=now)
     return submission
+
+
+def off_the_event_loop(function, /, *args, **kwargs):
+    """Call `function` in a thread of its own. This process's main thread may hold a running
+    event loop (pytest-playwright's, left by a browser test earlier in the run), and a call that
+    tells a race's room (async_to_sync) refuses to run in a thread that has one. The thread's
+    database connections are closed before it ends."""
+
+    def call():
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()

@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from conftest import CLASSIC_WIN
 from django.test import Client
-from race_play import paced, play, submit
+from race_play import off_the_event_loop, paced, play, submit
 
 from games.engine import CARD_NAMES, Game
 from races import services
@@ -34,7 +34,7 @@ def socket(race_id: str, cookie: bytes | None = None, *, origin=ORIGIN) -> Webso
 
 
 def run(coroutine_function):
-    return async_to_sync(coroutine_function)()
+    return off_the_event_loop(async_to_sync(coroutine_function))
 
 
 async def receive_until(

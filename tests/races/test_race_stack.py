@@ -16,6 +16,7 @@ import pytest
 from conftest import CLASSIC_WIN
 from django.test import Client
 from django.utils import timezone
+from race_play import off_the_event_loop
 
 from games.engine import Game
 from games.hidden_games import game_reveal
@@ -124,7 +125,7 @@ def test_two_players_on_two_asgi_processes_race_one_deal(
     ):
         receive_until(host_socket, lambda m: m["type"] == "race")
         receive_until(guest_socket, lambda m: m["type"] == "race")
-        services.race_join(user=guest, public_id=race.public_id)  # full: the race starts
+        off_the_event_loop(services.race_join, user=guest, public_id=race.public_id)  # full: it starts
         started = receive_until(
             host_socket, lambda m: m["type"] == "race" and m["race"]["state"] == "running"
         )
@@ -163,8 +164,8 @@ def test_two_players_on_two_asgi_processes_race_one_deal(
             finished_at=now,
             game_id=game_id,
         )
-        submission_create(user=host, data=data)
-        services.race_leave(user=guest, public_id=race.public_id)
+        off_the_event_loop(submission_create, user=host, data=data)
+        off_the_event_loop(services.race_leave, user=guest, public_id=race.public_id)
 
         def final(message):
             return message["type"] == "race" and message["race"]["places_final"]
