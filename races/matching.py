@@ -125,9 +125,9 @@ def _paired(partner: QuickMatchTicket, *, user, rules: str, now: datetime) -> Ra
 
 
 def quick_match_leave(*, user, rules: str) -> Race | None:
-    """The player leaves the queue (an asynchronous match they started stays a challenge with its
-    link, no longer offered to the queue). When someone was paired with them meanwhile, the
-    match stands (the race has started with their seat): its race is answered."""
+    """The player stops waiting. An asynchronous match they started stays offered to the queue
+    (a page leaving for it must not withdraw it). When someone was paired with them meanwhile,
+    the match stands (the race has started with their seat): its race is answered."""
     with transaction.atomic():
         ticket = (
             QuickMatchTicket.objects.select_for_update()
@@ -135,7 +135,7 @@ def quick_match_leave(*, user, rules: str) -> Race | None:
             .select_related("race")
             .first()
         )
-        if ticket is None:
+        if ticket is None or (ticket.challenge_id is not None and ticket.race_id is None):
             return None
         paired = ticket.race
         ticket.delete()
