@@ -138,23 +138,35 @@ def game_issue(
             raise TooManyUnplayedGames(f"you hold {held} unplayed {kind}; finish one first (at most {limit})")
         games = []
         for _ in range(min(count, room)):
-            number = next(numbers)
-            code = format_code(Rules(rules), number)
             secret = deal_secret() if hidden else ""
             games.append(
-                IssuedGame(
+                _game_of_deal(
                     user=user,
-                    code=code,
                     rules=rules,
-                    deal_number=number,
-                    issued_at=now,
-                    hidden=hidden,
+                    number=next(numbers),
                     secret=secret,
-                    commitment=deal_commitment(code=code, secret=secret) if hidden else "",
+                    issued_at=now,
                     daily_date=daily_date,
                 )
             )
         return IssuedGame.objects.bulk_create(games)  # PostgreSQL and SQLite set the ids
+
+
+def _game_of_deal(*, user, rules: str, number: int, secret: str, issued_at: datetime, **fields) -> IssuedGame:
+    """An unsaved issued game of deal `number`: a hidden-card game (its commitment made) when it
+    has a `secret`, else a game issued with its code."""
+    code = format_code(Rules(rules), number)
+    return IssuedGame(
+        user=user,
+        code=code,
+        rules=rules,
+        deal_number=number,
+        issued_at=issued_at,
+        hidden=bool(secret),
+        secret=secret,
+        commitment=deal_commitment(code=code, secret=secret) if secret else "",
+        **fields,
+    )
 
 
 def contest_games_issue(
@@ -170,18 +182,13 @@ def contest_games_issue(
         number, secret = like.deal_number, like.secret
     else:
         number, secret = next(random_deal_numbers()), deal_secret()
-    code = format_code(Rules(rules), number)
-    commitment = deal_commitment(code=code, secret=secret)
     games = [
-        IssuedGame(
+        _game_of_deal(
             user=user,
-            code=code,
             rules=rules,
-            deal_number=number,
-            issued_at=issued_at,
-            hidden=True,
+            number=number,
             secret=secret,
-            commitment=commitment,
+            issued_at=issued_at,
             contest=contest,
             code_sealed=True,
         )
