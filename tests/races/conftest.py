@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from race_play import CLASSIC_WIN
 
 from accounts.models import User
 from games.engine import GameCode
-
-_CASES = json.loads((Path(__file__).resolve().parents[2] / "games/engine/vectors/logs.json").read_text())[
-    "cases"
-]
-CLASSIC_WIN = next(
-    {"code": case["code"], "log": case["log"], "moves": case["verdict"]["moves"]}
-    for case in _CASES
-    if case["code"] == "YU1-C-AAAAAAA" and case["verdict"]["won"] and "U" not in case["log"].split()
-)
 
 
 @pytest.fixture(autouse=True)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from django.db import connections
 
@@ -13,6 +15,15 @@ from games.hidden_games import game_reveal
 from games.services import SubmissionInput, submission_create
 from races.models import RaceSeat
 from races.services import seat_progress
+
+_CASES = json.loads((Path(__file__).resolve().parents[2] / "games/engine/vectors/logs.json").read_text())[
+    "cases"
+]
+CLASSIC_WIN = next(
+    {"code": case["code"], "log": case["log"], "moves": case["verdict"]["moves"]}
+    for case in _CASES
+    if case["code"] == "YU1-C-AAAAAAA" and case["verdict"]["won"] and "U" not in case["log"].split()
+)
 
 PACE_MS = 400  # a human pace, above every timing check
 LATENCY_MS = 40

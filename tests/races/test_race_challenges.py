@@ -7,9 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import CLASSIC_WIN
 from django.utils import timezone
-from race_play import play, server_time, submit
+from race_play import CLASSIC_WIN, play, server_time, submit
 
 from games.models import IssuedGame, Submission
 from games.selectors import game_code_public

@@ -7,9 +7,8 @@ import json
 from datetime import timedelta
 
 import pytest
-from conftest import CLASSIC_WIN
 from django.utils import timezone
-from race_play import paced, play, server_time, submit
+from race_play import CLASSIC_WIN, paced, play, server_time, submit
 
 from games.engine import CARD_NAMES
 from games.hidden_games import game_reveal

@@ -8,9 +8,8 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
-from conftest import CLASSIC_WIN
 from django.test import Client
-from race_play import off_the_event_loop, paced, play, submit
+from race_play import CLASSIC_WIN, off_the_event_loop, paced, play, submit
 
 from games.engine import CARD_NAMES, Game
 from races import services

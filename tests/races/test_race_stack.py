@@ -13,10 +13,9 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import CLASSIC_WIN
 from django.test import Client
 from django.utils import timezone
-from race_play import off_the_event_loop
+from race_play import CLASSIC_WIN, off_the_event_loop
 
 from games.engine import Game
 from games.hidden_games import game_reveal
