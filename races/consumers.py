@@ -11,6 +11,7 @@ import logging
 import time
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
@@ -71,6 +72,17 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
     race_id: str
     group: str
     seat: services.PlayingSeat | None = None  # read at the first progress of a running race
+
+    async def dispatch(self, message: dict) -> None:
+        """As Channels dispatches, less its check of the database connections before every
+        message: that check is a hop to the process's one database thread, so each room's
+        progress (most messages, and no database work) queued behind other sockets' moves. This
+        consumer's database work checks its connections itself (`database_sync_to_async`,
+        `_moves_connections_checked`)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     @classmethod
     async def encode_json(cls, content) -> str:
