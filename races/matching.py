@@ -130,7 +130,7 @@ def quick_match_leave(*, user, rules: str) -> Race | None:
     the match stands (the race has started with their seat): its race is answered."""
     with transaction.atomic():
         ticket = (
-            QuickMatchTicket.objects.select_for_update()
+            QuickMatchTicket.objects.select_for_update(of=("self",))
             .filter(user=user, rules=rules)
             .select_related("race")
             .first()
