@@ -209,6 +209,13 @@ class QuickMatchApi(APIView):
         asynchronous = StrictBooleanField(
             default=False, help_text="stop waiting: start a challenge the queue gives to the next player"
         )
+        wait = serializers.CharField(
+            max_length=64,
+            required=False,
+            default="",
+            help_text="the page's name for this wait (one a press of Find), sent with every ask and "
+            "with the leave: an ask of a wait already left queues nothing (state `left`)",
+        )
 
     @extend_schema(
         operation_id="races_quick_match",
@@ -218,7 +225,7 @@ class QuickMatchApi(APIView):
             200: inline_serializer(
                 "QuickMatch",
                 {
-                    "state": serializers.ChoiceField(["matched", "waiting"]),
+                    "state": serializers.ChoiceField(["matched", "waiting", "left"]),
                     "race": RACE,
                     "now": serializers.DateTimeField(help_text="the server's clock, for waiting_since"),
                     "waiting_since": serializers.DateTimeField(allow_null=True),
@@ -236,7 +243,7 @@ class QuickMatchApi(APIView):
         race = selectors.race_get(match.race.public_id) if match.race is not None else None
         return Response(
             {
-                "state": "matched" if race is not None else "waiting",
+                "state": "matched" if race is not None else "left" if match.left else "waiting",
                 "race": selectors.race_view(race, viewer=request.user) if race is not None else None,
                 "now": timezone.now(),
                 "waiting_since": match.waiting_since,
@@ -248,7 +255,10 @@ class QuickMatchApi(APIView):
     @extend_schema(
         operation_id="races_quick_match_leave",
         summary="Leave the quick-match queue of a rule set",
-        parameters=[OpenApiParameter("rules", str, description="classic or relaxed")],
+        parameters=[
+            OpenApiParameter("rules", str, description="classic or relaxed"),
+            OpenApiParameter("wait", str, description="the wait left (as the asks sent it)", required=False),
+        ],
         responses={
             204: OpenApiResponse(description="Out of the queue."),
             200: OpenApiResponse(
@@ -259,7 +269,11 @@ class QuickMatchApi(APIView):
         },
     )
     def delete(self, request):
-        paired = matching.quick_match_leave(user=request.user, rules=request.query_params.get("rules", ""))
+        paired = matching.quick_match_leave(
+            user=request.user,
+            rules=request.query_params.get("rules", ""),
+            wait=request.query_params.get("wait", "")[:64],
+        )
         if paired is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         race = selectors.race_get(paired.public_id)

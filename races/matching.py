@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,6 +22,10 @@ from races.rating import new_skill
 ALIVE = timedelta(seconds=10)  # a ticket not asked about for this long is no one waiting
 WINDOW_START, WINDOW_GROWTH_PER_SECOND, WINDOW_MAX = 100.0, 10.0, 500.0  # shown-rating points
 ASYNCHRONOUS_AFTER_SECONDS = 30  # when the page offers an asynchronous match instead
+# A wait the player left: an ask of it still on its way (a page's last ask crossing its leave)
+# must not put the player back in the queue.
+LEFT_KEY = "quick-match-left:{user}:{rules}:{wait}"
+LEFT_KEPT_SECONDS = 120
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,11 @@ class QuickMatch:
     race: Race | None
     waiting_since: datetime | None = None
     window: float | None = None
+    left: bool = False  # the ask belongs to a wait the player has left: not queued
+
+
+def _left(*, user, rules: str, wait: str) -> bool:
+    return bool(wait) and cache.get(LEFT_KEY.format(user=user.pk, rules=rules, wait=wait)) is not None
 
 
 def rating_window(*, waited: timedelta) -> float:
@@ -42,12 +52,27 @@ def _shown_rating(user, rules: str) -> float:
     return row if row is not None else new_skill().shown
 
 
-def quick_match(*, user, rules: str, asynchronous: bool = False, now: datetime | None = None) -> QuickMatch:
+def quick_match(
+    *, user, rules: str, asynchronous: bool = False, wait: str = "", now: datetime | None = None
+) -> QuickMatch:
     """Pair the player with someone waiting (a new two-seat race, started at once), or with an
     asynchronous match someone waiting has started (the player joins that challenge); else the
     player waits (their ticket kept). `asynchronous`: stop waiting and start a challenge that
-    the queue offers to the next player of close rating."""
+    the queue offers to the next player of close rating. `wait`: the page's name for this wait
+    (one a press of Find); an ask of a wait the player has left (`quick_match_leave`) queues
+    nothing, even when it arrives after the leave."""
+    if _left(user=user, rules=rules, wait=wait):
+        return QuickMatch(None, left=True)
     now = now or timezone.now()
+    waiting = _quick_match_locked(user=user, rules=rules, asynchronous=asynchronous, now=now)
+    if waiting.race is None and _left(user=user, rules=rules, wait=wait):
+        # The leave crossed this ask: it may have found no ticket to take out, so take it out here.
+        quick_match_leave(user=user, rules=rules)
+        return QuickMatch(None, left=True)
+    return waiting
+
+
+def _quick_match_locked(*, user, rules: str, asynchronous: bool, now: datetime) -> QuickMatch:
     with transaction.atomic():
         # One pairing at a time a rule set: the queue's tickets are locked in id order.
         tickets = list(
@@ -124,10 +149,13 @@ def _paired(partner: QuickMatchTicket, *, user, rules: str, now: datetime) -> Ra
     return race
 
 
-def quick_match_leave(*, user, rules: str) -> Race | None:
+def quick_match_leave(*, user, rules: str, wait: str = "") -> Race | None:
     """The player stops waiting. An asynchronous match they started stays offered to the queue
     (a page leaving for it must not withdraw it). When someone was paired with them meanwhile,
-    the match stands (the race has started with their seat): its race is answered."""
+    the match stands (the race has started with their seat): its race is answered. `wait`: the
+    wait left, remembered for a while so that its asks still on their way queue nothing."""
+    if wait:
+        cache.set(LEFT_KEY.format(user=user.pk, rules=rules, wait=wait), 1, LEFT_KEPT_SECONDS)
     with transaction.atomic():
         ticket = (
             QuickMatchTicket.objects.select_for_update(of=("self",))

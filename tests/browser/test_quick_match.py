@@ -150,7 +150,7 @@ def test_a_player_alone_waits_then_cancel_or_leaving_the_page_leaves_the_queue(
     find_an_opponent(page, base)
     wait_for_tickets(annie, 1, rules="classic")
     page.goto(f"{base}/leaderboard")
-    wait_for_tickets(annie, 0)
+    wait_for_tickets(annie, 0, timeout=20.0)  # the leave is sent as the page goes: slow on a busy machine
 
 
 def test_the_asynchronous_match_is_offered_after_the_wait_and_the_next_player_takes_it_up(

@@ -109,3 +109,37 @@ def test_the_api_answers_waiting_then_matched(make_player):
     )
     assert clients[0].delete("/api/races/quick/?rules=classic").status_code == 204  # not queued any more
     assert APIClient().post("/api/races/quick/", {"rules": "classic"}, format="json").status_code == 403
+
+
+def test_an_ask_of_a_wait_already_left_queues_nobody(make_player):
+    """A page's last ask can reach the server after its leave (both sent as it closes): that ask
+    must not put the player back in the queue, where someone could be paired with nobody."""
+    player = make_player()
+    client = APIClient()
+    client.force_login(player)
+    ask = {"rules": "classic", "wait": "w1"}
+    assert client.post("/api/races/quick/", ask, format="json").json()["state"] == "waiting"
+    assert client.delete("/api/races/quick/?rules=classic&wait=w1").status_code == 204
+    late = client.post("/api/races/quick/", ask, format="json").json()
+    assert late["state"] == "left" and late["race"] is None
+    assert not QuickMatchTicket.objects.exists()
+    # Find pressed again: a new wait queues as before.
+    again = client.post("/api/races/quick/", {"rules": "classic", "wait": "w2"}, format="json").json()
+    assert again["state"] == "waiting" and QuickMatchTicket.objects.filter(user=player).exists()
+
+
+def test_a_leave_crossing_an_ask_in_flight_leaves_no_ticket(make_player, monkeypatch):
+    """The leave arrives while the ask holds the queue's lock: it finds no ticket to take out
+    (the ask's is not written yet), so the ask takes its own out once it sees the leave."""
+    import races.matching
+
+    player = make_player()
+    keep_stale_dropped = races.matching._stale_tickets_drop
+
+    def leave_meanwhile(tickets, *, now):
+        quick_match_leave(user=player, rules="classic", wait="w1")
+        return keep_stale_dropped(tickets, now=now)
+
+    monkeypatch.setattr(races.matching, "_stale_tickets_drop", leave_meanwhile)
+    assert quick_match(user=player, rules="classic", wait="w1", now=NOW).left
+    assert not QuickMatchTicket.objects.exists()

@@ -18,6 +18,7 @@ const DEFAULT_ASYNCHRONOUS_AFTER_S = 30; // until the server's first answer says
 export class QuickMatch {
   state = "idle"; // idle | waiting | opening
   #rules = "classic";
+  #wait = ""; // this wait's name, sent with every ask and the leave (an ask crossing the leave queues nothing)
   #since = 0; // performance.now() when the player pressed Find
   #asynchronousAfterS = DEFAULT_ASYNCHRONOUS_AFTER_S;
   #nextAsk = null;
@@ -42,7 +43,7 @@ export class QuickMatch {
     addEventListener("pagehide", () => {
       if (this.state !== "waiting") return;
       this.#stopAsking();
-      fetch(`${ENDPOINT}?rules=${this.#rules}`, {
+      fetch(this.#leaveUrl(), {
         method: "DELETE",
         headers: { "X-CSRFToken": csrfToken() },
         credentials: "same-origin",
@@ -52,8 +53,13 @@ export class QuickMatch {
     });
   }
 
+  #leaveUrl() {
+    return `${ENDPOINT}?rules=${this.#rules}&wait=${encodeURIComponent(this.#wait)}`;
+  }
+
   #find() {
     this.#rules = new FormData(this.form).get("quick_rules") === "relaxed" ? "relaxed" : "classic";
+    this.#wait = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
     this.#since = performance.now();
     this.#show("waiting");
     this.status.textContent = t("race.quick.joining");
@@ -66,7 +72,7 @@ export class QuickMatch {
 
   async #ask() {
     this.#nextAsk = null;
-    this.#asking = api(ENDPOINT, { method: "POST", body: { rules: this.#rules, asynchronous: false } });
+    this.#asking = api(ENDPOINT, { method: "POST", body: { rules: this.#rules, asynchronous: false, wait: this.#wait } });
     const answer = await this.#asking;
     this.#asking = null;
     if (this.#opened(answer) || !this.#polling) return;
@@ -94,7 +100,7 @@ export class QuickMatch {
     cancel.disabled = true; // Find again only once the ticket is gone
     if (this.#asking) await this.#asking; // its own handler opens a match it brings
     if (this.state === "opening") return;
-    const left = await api(`${ENDPOINT}?rules=${this.#rules}`, { method: "DELETE" });
+    const left = await api(this.#leaveUrl(), { method: "DELETE" });
     cancel.disabled = false;
     if (this.#opened(left)) return; // paired meanwhile: the race has started with this player's seat
     this.#show("idle");
@@ -109,7 +115,7 @@ export class QuickMatch {
     if (this.state === "opening") return;
     const button = $("[data-quick-async]", this.root);
     button.disabled = true;
-    const answer = await api(ENDPOINT, { method: "POST", body: { rules: this.#rules, asynchronous: true } });
+    const answer = await api(ENDPOINT, { method: "POST", body: { rules: this.#rules, asynchronous: true, wait: this.#wait } });
     button.disabled = false;
     if (this.#opened(answer)) return;
     this.#refused(answer);
