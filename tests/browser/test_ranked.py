@@ -31,7 +31,7 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
-from games.engine import Game, Move
+from games.engine import FOUNDATION, Game, Move
 from games.models import IssuedGame, Reveal, Submission
 
 pytestmark = pytest.mark.browser
@@ -112,7 +112,14 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     )
     assert code not in table_and_bar and code not in kept
     game = Game(code)
-    play_all(page, game, tokens)
+    # One clear score: a ranked game's standing shows from its first card on a foundation.
+    score_cell = page.locator("[data-score-cell]")
+    expect(score_cell).to_be_hidden()
+    first_up = next(i for i, token in enumerate(tokens) if Move.parse(token).dest == FOUNDATION) + 1
+    play_all(page, game, tokens[:first_up])
+    expect(score_cell).to_be_visible()
+    expect(score_cell.locator("dd")).to_have_text(str(100 - game.moves_made))
+    play_all(page, game, tokens[first_up:])
     assert_shows(page, game, hidden=True)
     assert issued.reveals.count() == 21  # every face-down card, each asked for when it turned up
 

@@ -212,11 +212,19 @@ def test_a_whole_game_won_through_the_table(live_server, page: Page):
     code, tokens = winning_game()
     game = Game(code)
     open_game(page, live_server.url, code)
+    # One clear score: signed out, a shared code counts on no board, so the bar shows the
+    # points during play and the ranked score only on the win.
+    score_cell = page.locator("[data-score-cell]")
+    expect(score_cell).to_be_hidden()
     for token in tokens:
         play_token(page, game, token)
         wait_for_moves(page, game.moves_made)
-    assert game.is_won()
+        if not game.is_won():
+            assert page.locator(BAR).get_attribute("data-score-shown") == "false"
+    assert game.is_won() and game.foundation_cards == 52
     assert_shows(page, game)
+    expect(score_cell).to_be_visible()
+    expect(score_cell.locator("dd")).to_have_text(f"{7200 - game.moves_made:,}")
 
     verdict = verify(code, tokens)
     banner = page.locator('[data-dialog="win"]')

@@ -62,6 +62,8 @@ export function openDialog(dialog) {
 /** The figures above the table; the same figures as data-* attributes for tools and tests. */
 export class Bar {
   #shown = {};
+  #counts = false; // the game counts on a board (ranked, or an open deal signed in)
+  #scoreMeant = { won: false, foundationCards: 0 };
 
   constructor(root) {
     this.root = root;
@@ -108,8 +110,19 @@ export class Bar {
     }
     this.kind.textContent = t(`ranked.${kind}`);
     this.kind.dataset.kind = kind;
+    this.#counts = kind !== "unranked";
+    this.#drawScoreShown();
     this.kind.title = why;
     this.kind.setAttribute("aria-label", why);
+  }
+
+  /** One clear score: points always; the ranked score only where it means something, a win, or
+   * the standing of a game that counts on a board once a card is on a foundation (at 0 moves it
+   * is a puzzling 1). Hidden, its cell keeps its room, so the bar never shifts. */
+  #drawScoreShown() {
+    const { won, foundationCards } = this.#scoreMeant;
+    const shown = won || (this.#counts && foundationCards > 0);
+    if (this.root.dataset.scoreShown !== String(shown)) this.root.dataset.scoreShown = String(shown);
   }
 
   /** "Assisted": a hint was used in this game, which therefore enters no board. */
@@ -126,6 +139,8 @@ export class Bar {
       this.root.dataset[name] = String(value);
       this.fields[name].textContent = formatNumber(value);
     }
+    this.#scoreMeant = { won: game.isWon(), foundationCards: game.foundationCards };
+    this.#drawScoreShown();
     if (this.#shown.code !== game.code || this.#shown.rules !== game.rules) {
       // A hidden-card game has no code to show, copy or share until it is finished.
       this.#shown.code = game.code;
