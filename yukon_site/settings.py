@@ -415,10 +415,14 @@ CELERY_BEAT_SCHEDULE["races-tick"] = {"task": "races.races_tick", "schedule": 10
 
 # Solver work runs on its own queue, never delaying verification: `celery -A yukon_site worker
 # -Q solver -c 1`. Hints are answered in the web process (SOLVER_HINT_*), not here.
+SOLVER_QUEUE = "solver"
 CELERY_TASK_ROUTES = {
-    "games.deal_pool_refill": {"queue": "solver"},
-    "games.deal_par_solve": {"queue": "solver"},
+    "games.deal_pool_refill": {"queue": SOLVER_QUEUE},
+    "games.deal_par_solve": {"queue": SOLVER_QUEUE},
 }
+# A worker of the solver's queue alone runs at this niceness (yukon_site/celery.py): 19, the
+# lowest priority, lets searches use only the CPU that intake and verification leave; 0 keeps it.
+SOLVER_WORKER_NICENESS = env.int("SOLVER_WORKER_NICENESS", default=19)
 SOLVER_TASK_SOFT_TIME_LIMIT = env.int("SOLVER_TASK_SOFT_TIME_LIMIT", default=300)  # seconds, per task
 SOLVER_TASK_TIME_LIMIT = SOLVER_TASK_SOFT_TIME_LIMIT + 30  # then the worker kills the task's process
 SOLVER_MAX_NODES = env.int("SOLVER_MAX_NODES", default=1_000_000)  # positions held; ~300 bytes each
