@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Max, Min, Q
@@ -29,9 +30,18 @@ def player_ranks(*, user, rules: str, now: dt.datetime, deals: str) -> dict[str,
     }
 
 
+def win_streaks(results_won: Iterable[bool]) -> tuple[int, int]:
+    """(current, best) run of wins in a row, over results in the order they were played."""
+    current = best = 0
+    for won in results_won:
+        current = current + 1 if won else 0
+        best = max(best, current)
+    return current, best
+
+
 def player_summary(*, user, now: dt.datetime) -> dict:
-    """Per rule set: bests, counts, win rate and ranks now (global and open-deal boards);
-    unranked wins; the last results. Ranked figures count every server-issued game, hidden-card
+    """Per rule set: bests, counts, win rate, streaks of wins and ranks now (global and open-deal
+    boards); unranked wins; the last results. Ranked figures count every server-issued game, hidden-card
     or issued with its code."""
     # Race games count on the races' rating only (docs/races.md), not in these figures.
     mine = _counted(Submission.objects.filter(user=user)).exclude(game__contest__gt="")
@@ -47,6 +57,9 @@ def player_summary(*, user, now: dt.datetime) -> dict:
             fewest_moves=Min("moves", filter=wins),
             fastest_ms=Min("duration_ms", filter=wins),
         )
+        # Streaks over the ranked games in the order they were played (an assisted win breaks one).
+        played = ranked.order_by("client_finished_at", "id").values_list("won", "assisted")
+        current_streak, best_streak = win_streaks(won and not assisted for won, assisted in played)
         per_rules[rules] = {
             "best_score": figures["best_score"],
             "fewest_moves": figures["fewest_moves"],
@@ -54,6 +67,8 @@ def player_summary(*, user, now: dt.datetime) -> dict:
             "ranked_wins": figures["wins"],
             "ranked_games_finished": figures["finished"],
             "win_rate": round(figures["wins"] / figures["finished"], 4) if figures["finished"] else None,
+            "current_streak": current_streak,
+            "best_streak": best_streak,
             "unranked_wins": mine.filter(rules=rules, ranked=False, won=True).count(),
             "ranks": player_ranks(user=user, rules=rules, now=now, deals="hidden"),
             "open_ranks": player_ranks(user=user, rules=rules, now=now, deals="open"),

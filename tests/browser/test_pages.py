@@ -250,14 +250,19 @@ def test_me_shows_the_players_figures_ranks_on_hidden_and_open_boards_and_games(
     classic = page.locator('[data-rules-figures="classic"]')
     figures = {
         key: classic.locator(f'[data-figure="{key}"]').inner_text()
-        for key in ("best_score", "ranked_wins", "win_rate", "fewest_moves")
+        for key in ("best_score", "ranked_wins", "win_rate", "fewest_moves", "current_streak", "best_streak")
     }
     assert figures == {
         "best_score": f"{won.score:,}",
         "ranked_wins": "1",
         "win_rate": "50%",
         "fewest_moves": str(won.moves),
+        "current_streak": "0",  # the win, then a game left unfinished
+        "best_streak": "1",
     }
+    expect(classic.locator(".figures-from")).to_have_text(
+        "From your ranked games, as the server verified them (a game left unfinished counts as played)."
+    )
     expect(classic.locator('[data-figure="ranked_games_finished"]')).to_have_text("2")
     # Places now: first on each hidden-card board of Classic, on no open-deal board of it.
     hidden, opened = (

@@ -205,6 +205,7 @@ def test_me_needs_a_session_and_sums_up_the_player(client, frozen_now):
         "best_score": BEST - 1, "ranked_wins": 2, "ranked_games_finished": 2, "win_rate": 1.0,
     }  # fmt: skip
     assert classic["fewest_moves"] == 96 and classic["fastest_win_ms"] > 0
+    assert (classic["current_streak"], classic["best_streak"]) == (2, 2)
     assert classic["ranks"] == {
         "all": {"board": "classic:all", "rank": 2},
         "week": {"board": "classic:week:2026-W48", "rank": 2},
@@ -253,3 +254,12 @@ def test_hot_pages_are_kept_for_a_moment(client, frozen_now, settings):
     assert client.get("/api/leaderboards/?rules=classic").json()["count"] == 1
     settings.LEADERBOARD_HOT_PAGE_SECONDS = 0
     assert client.get("/api/leaderboards/?rules=classic").json()["count"] == 2
+
+
+def test_streaks_count_wins_in_a_row_in_the_order_played():
+    from leaderboard.summaries import win_streaks
+
+    assert win_streaks([]) == (0, 0)
+    assert win_streaks([True, True, False, True]) == (1, 2)
+    assert win_streaks([False, True, True, True]) == (3, 3)
+    assert win_streaks([True, True, True, False]) == (0, 3)
