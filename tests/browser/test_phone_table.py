@@ -27,6 +27,7 @@ from helpers import (
     wait_for_pace,
 )
 from playwright.sync_api import Page, expect
+from test_i18n import FIND_OVERFLOW, choose
 
 from games.engine import Game, Move, card_name
 
@@ -261,3 +262,48 @@ def test_a_long_column_on_larger_screens_keeps_rank_and_suit_readable(
 ):
     page.set_viewport_size({"width": size[0], "height": size[1]})
     check_long_column(page, live_server.url, "33-cards", page.mouse.click, artifacts_dir, str(size[0]))
+
+
+# --- the game bar and the Aids dialog in every language -----------------------------------------
+
+SIZES = {"360": (360, 740), "768": (768, 1024), "1366": (1366, 768)}
+
+# The Aids dialog's boxes and the first line of each label's words.
+AIDS = """() => [...document.querySelectorAll('[data-dialog="settings"] [type="checkbox"]')].map((box) => {
+  const words = box.nextElementSibling.firstElementChild;
+  const range = document.createRange();
+  range.selectNodeContents(words);
+  const line = range.getClientRects()[0];
+  const b = box.getBoundingClientRect();
+  return {name: box.name, width: b.width, height: b.height, left: b.left, middle: b.top + b.height / 2,
+          wordsLeft: line.left, lineTop: line.top, lineBottom: line.bottom};
+})"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("language", ["en", "ms", "hi", "tl"])
+def test_the_aids_dialog_lines_up_its_boxes_in_each_language(
+    live_server, page: Page, context, artifacts_dir, language, size
+):
+    choose(context, live_server.url, language)
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/play/{CODE}")
+    page.wait_for_selector(READY)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.locator('[data-action="settings"]').click()
+    dialog = page.locator('[data-dialog="settings"]')
+    expect(dialog).to_be_visible()
+    dialog.screenshot(path=artifacts_dir / f"aids-{language}-{size}.png")
+    boxes = page.evaluate(AIDS)
+    assert len(boxes) == 5
+    sixteen = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)")
+    for box in boxes:  # 1.2rem square, whatever the label beside it
+        assert abs(box["width"] - 1.2 * sixteen) < 0.5 and abs(box["height"] - 1.2 * sixteen) < 0.5, box
+        assert box["lineTop"] <= box["middle"] <= box["lineBottom"], f"box beside no line of its label: {box}"
+    assert max(b["left"] for b in boxes) - min(b["left"] for b in boxes) < 0.5, boxes
+    assert max(b["wordsLeft"] for b in boxes) - min(b["wordsLeft"] for b in boxes) < 0.5, boxes
+    assert (
+        page.evaluate(FIND_OVERFLOW, '[data-dialog="settings"] label span, [data-dialog="settings"] button')
+        == []
+    )
