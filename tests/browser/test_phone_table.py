@@ -22,9 +22,13 @@ from helpers import (
     READY,
     assert_shows,
     game_after,
+    issue_only,
+    make_player,
+    sign_in,
     token_played,
     wait_for_moves,
     wait_for_pace,
+    winning_game,
 )
 from playwright.sync_api import Page, expect
 from test_i18n import FIND_OVERFLOW, choose
@@ -267,6 +271,7 @@ def test_a_long_column_on_larger_screens_keeps_rank_and_suit_readable(
 # --- the game bar and the Aids dialog in every language -----------------------------------------
 
 SIZES = {"360": (360, 740), "768": (768, 1024), "1366": (1366, 768)}
+BAR_PARTS = "[data-bar] button, [data-bar] dt, [data-bar] dd, [data-bar] [data-kind], .site-header a, .brand"
 
 # The Aids dialog's boxes and the first line of each label's words.
 AIDS = """() => [...document.querySelectorAll('[data-dialog="settings"] [type="checkbox"]')].map((box) => {
@@ -278,6 +283,31 @@ AIDS = """() => [...document.querySelectorAll('[data-dialog="settings"] [type="c
   return {name: box.name, width: b.width, height: b.height, left: b.left, middle: b.top + b.height / 2,
           wordsLeft: line.left, lineTop: line.top, lineBottom: line.bottom};
 })"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("language", ["en", "ms", "hi", "tl"])
+def test_the_ranked_game_bar_fits_in_each_language(
+    live_server, page: Page, context, monkeypatch, artifacts_dir, language, size
+):
+    code, _ = winning_game()
+    issue_only(monkeypatch, code)
+    sign_in(context, live_server.url, make_player(f"player-{language}"))
+    choose(context, live_server.url, language)
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    page.emulate_media(reduced_motion="reduce")
+    context.add_init_script(f"({TOUR_DECLINED})()")
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    expect(page.locator(BAR)).to_have_attribute("data-ranked", "true")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.screenshot(path=artifacts_dir / f"bar-{language}-{size}.png")
+    assert page.evaluate(FIND_OVERFLOW, BAR_PARTS) == []
+    assert_within_the_screen(page, f"{language} at {size}")
+    for number in range(1, 8):
+        cards = column_cards(page, number)
+        assert all(card["strip"] >= COMFORTABLE_STRIP for card in covered_face_up(cards)), (number, cards)
+        assert_readable(cards, f"column {number}, {language} at {size}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -307,3 +337,23 @@ def test_the_aids_dialog_lines_up_its_boxes_in_each_language(
         page.evaluate(FIND_OVERFLOW, '[data-dialog="settings"] label span, [data-dialog="settings"] button')
         == []
     )
+
+
+@pytest.mark.browser_context_args(viewport={"width": 320, "height": 568}, has_touch=True)
+def test_a_bottom_bar_of_two_rows_keeps_the_table_above_it(live_server, page: Page, context, artifacts_dir):
+    """Tagalog's buttons do not fit one row of a 320-px phone: the bar takes two, and the page
+    keeps room for both (the strips shrink to fit what is left)."""
+    choose(context, live_server.url, "tl")
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server.url}/play/{CODE}")
+    page.wait_for_selector(READY)
+    expect(page.locator("html")).to_have_attribute("lang", "tl")
+    rows = page.locator("[data-bar] nav button").evaluate_all(
+        "(buttons) => new Set(buttons.map((b) => Math.round(b.getBoundingClientRect().top))).size"
+    )
+    assert rows == 2
+    page.screenshot(path=artifacts_dir / "bar-tl-320-two-rows.png")
+    assert page.evaluate(FIND_OVERFLOW, BAR_PARTS) == []
+    assert_within_the_screen(page, "tl at 320x568")
+    for number in range(1, 8):
+        assert_readable(column_cards(page, number), f"column {number}, tl at 320x568")
