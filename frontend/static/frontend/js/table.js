@@ -2,14 +2,18 @@
 // the columns and foundations whose cards changed; overlap shrinks so long columns fit.
 
 import { COLUMN_COUNT, FOUNDATION, SUITS, cardLabel, parseCard } from "./engine.js";
-import { CardPool, faceDownCard, suitIcon } from "./art.js";
+import { CardPool, faceDownCard, faceUpCard, suitIcon } from "./art.js";
 import { t } from "./i18n.js";
-// Overlap as a share of the card height: how much of a face-down / face-up card shows.
+// The steps between the cards of a column: how much of a face-down / face-up card shows.
 const DOWN_SHARE = 0.11;
 const UP_SHARE = 0.28;
+const COMFORTABLE_UP_STEP = 28; // a strip a finger finds at once, even on a phone's small cards
 const MAX_UP_STEP = 36; // the corner's height on large cards (table.css caps it at 34px)
 const MIN_DOWN_STEP = 3;
-const MIN_UP_STEP = 8;
+// A long column's strips shrink to fit the screen; below the corner's height its rank and suit
+// shrink with them (--corner-fit), down to a rank of MIN_CORNER_FONT px.
+const MIN_CORNER_FONT = 10;
+const MIN_UP_STEP = 8; // past that (beyond some 36 face-up cards in a column of a 740-px phone), ranks are cut
 const MOVE_MS = 160;
 
 /** The card index a card element shows, or -1 for a face-down card or no card. */
@@ -142,12 +146,22 @@ export class Table {
 
   // ---- layout: card offsets in a column ------------------------------------------------
 
+  // The card's height, the room of a column, and the corner of a face-up card (a probe drawn
+  // for a moment, out of sight): the strip that shows its rank and suit whole.
   #measure() {
-    const column = this.columnElements[0];
-    const probe = column.querySelector(".card") ?? this.foundationElements[0];
+    const probe = faceUpCard(48); // 10♣: the widest rank
+    probe.removeAttribute("id");
+    probe.style.visibility = "hidden";
+    this.root.append(probe);
+    const card = probe.getBoundingClientRect();
+    const rank = probe.querySelector(".rank").getBoundingClientRect();
+    const pip = probe.querySelector(".pip").getBoundingClientRect();
+    probe.remove();
     this.#metrics = {
-      cardHeight: probe.getBoundingClientRect().height,
-      height: column.getBoundingClientRect().height,
+      cardHeight: card.height,
+      height: this.columnElements[0].getBoundingClientRect().height,
+      cornerTop: rank.top - card.top,
+      cornerStep: Math.ceil(Math.max(rank.bottom, pip.bottom) - card.top) + 1,
     };
     return this.#metrics;
   }
@@ -161,17 +175,23 @@ export class Table {
     });
   }
 
+  // Comfortable steps while the column fits the screen; a longer column takes its face-down
+  // cards closer first, then its face-up ones, down to the smallest strip that still shows
+  // rank and suit (their size then fitted to the strip).
   #layoutColumn(index, hidden) {
-    const cards = this.columnElements[index].children;
+    const column = this.columnElements[index];
+    const cards = column.children;
     if (cards.length === 0) return;
-    const { cardHeight, height } = this.#metrics ?? this.#measure();
+    const { cardHeight, height, cornerTop, cornerStep } = this.#metrics ?? this.#measure();
     const shown = cards.length - hidden;
     let down = Math.round(cardHeight * DOWN_SHARE);
-    let up = Math.min(Math.round(cardHeight * UP_SHARE), MAX_UP_STEP);
+    let up = Math.min(Math.max(Math.round(cardHeight * UP_SHARE), COMFORTABLE_UP_STEP), MAX_UP_STEP);
     const room = height - cardHeight - 4;
     const need = () => hidden * down + (shown - 1) * up;
     if (need() > room && hidden > 0) down = Math.max(MIN_DOWN_STEP, Math.floor((room - (shown - 1) * up) / hidden));
     if (need() > room && shown > 1) up = Math.max(MIN_UP_STEP, Math.floor((room - hidden * down) / (shown - 1)));
+    if (up < cornerStep) column.style.setProperty("--corner-fit", `${Math.max(MIN_CORNER_FONT, up - 1 - Math.ceil(cornerTop))}px`);
+    else column.style.removeProperty("--corner-fit");
     let top = 0;
     for (let i = 0; i < cards.length; i++) {
       cards[i].style.top = `${top}px`;

@@ -59,6 +59,14 @@ export function openDialog(dialog) {
   });
 }
 
+// On a phone the actions are a bar at the bottom of the screen, one or two rows tall (table.css):
+// the page keeps that much room under the table, so that no card lies under the bar.
+function keepRoomForActions(actions) {
+  if (!actions) return;
+  const style = document.documentElement.style;
+  new ResizeObserver(() => style.setProperty("--actions-height", `${actions.offsetHeight}px`)).observe(actions);
+}
+
 /** The figures above the table; the same figures as data-* attributes for tools and tests. */
 export class Bar {
   #shown = {};
@@ -79,6 +87,7 @@ export class Bar {
     this.codeActions = $(".code-actions");
     this.kind = $("[data-kind]", root);
     this.assisted = $("[data-assisted]", root);
+    keepRoomForActions(root.querySelector(".actions"));
   }
 
   /** The Ranked / Open deal / Unranked badge, and why a game is not ranked. */
