@@ -10,6 +10,7 @@ finish-celebration-{360,1366}.png, finish-<language>-360.png.
 """
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.browser
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 AXE = PROJECT_DIR / "node_modules" / "axe-core" / "axe.min.js"
+CATALOGS = PROJECT_DIR / "frontend" / "static" / "frontend" / "js" / "i18n"
 FINISH = '[data-action="finish"]'
 NOTICE = "[data-notice]"
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -101,6 +103,10 @@ def test_finish_is_offered_only_when_foundation_moves_alone_win_and_plays_them_a
     button = page.get_by_role("button", name="Finish")
     expect(button).to_be_visible()
     expect(button).to_have_attribute("aria-keyshortcuts", "E")
+    # Screen readers hear it after the move that made it possible.
+    expect(page.locator("[data-announcer]")).to_have_text(
+        re.compile(r"^\S.* to column \d; Finish is offered: press E or the Finish button\s*$")
+    )  # the move (LINE[FIRST - 1], a move to a column), then the offer
     page.screenshot(path=artifacts_dir / "finish-offered-1366.png")
 
     expected = [str(move) for move in game.finish_moves()]
@@ -159,9 +165,19 @@ def test_undo_a_tap_or_the_key_stops_a_finish_and_the_moves_made_stay(
     page.wait_for_timeout(900)
     assert moves_shown(page) == stopped_at
 
-    # And the key again: E starts, E stops.
+    # Escape stops it.
     page.keyboard.press("e")
     wait_for_moves(page, stopped_at + 1)
+    page.keyboard.press("Escape")
+    expect(finish).to_have_attribute("data-finish-state", "ready")
+    stopped_at = moves_shown(page)
+    page.wait_for_timeout(900)
+    assert moves_shown(page) == stopped_at
+
+    # And the key again: E starts, E stops (not at once: a double press is not a stop).
+    page.keyboard.press("e")
+    page.keyboard.press("e")
+    wait_for_moves(page, stopped_at + 2)
     page.keyboard.press("e")
     expect(finish).to_have_attribute("data-finish-state", "ready")
     stopped_at = moves_shown(page)
@@ -244,6 +260,14 @@ def test_the_finish_button_in_each_language_fits_a_phone_and_passes_axe(
     assert violations == [], json.dumps(violations, indent=1)[:3000]
     # The Help dialog lists the key.
     page.locator('[data-action="help"]').click()
-    expect(page.locator('[data-dialog="help"] kbd', has_text="E")).to_be_visible()
+    help_dialog = page.locator('[data-dialog="help"]')
+    expect(help_dialog.locator("kbd").get_by_text("E", exact=True)).to_be_visible()
+    catalog = json.loads((CATALOGS / f"{language}.json").read_text(encoding="utf-8"))["finish"]
+    expect(help_dialog.locator('[data-i18n="finish.key"]')).to_have_text(catalog["key"])
+    expect(help_dialog.locator('[data-i18n="finish.helpDoes"]')).to_have_text(catalog["helpDoes"])
+    violations = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+    )
+    assert violations == [], json.dumps(violations, indent=1)[:3000]
     assert errors == []
     context.close()

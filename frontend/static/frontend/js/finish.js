@@ -2,7 +2,7 @@
 // blocked), a button and the E key play them, one every FINISH_MOVE_MS, each through app.play
 // as a tap would: counted, logged and timed like any move, so the server replays the same log.
 // Nothing starts by itself. The player's next action stops it: a touch or a key on the table,
-// Undo (or any move), a dialog, a new game, the page hidden or left; the moves made so far stay
+// Escape, Undo (or any move), a dialog, a new game, the page hidden or left; the moves made so far stay
 // (and are saved), and Finish is offered again. Then the win's celebration (CSS; none with
 // reduced motion). docs/ui.md, "Finish".
 
@@ -15,6 +15,7 @@ import { $ } from "./ui.js";
 // (SUBMISSION_MIN_MOVE_MS, SUBMISSION_MIN_AVERAGE_MOVE_MS), measured on the game's own clock.
 export const FINISH_MOVE_MS = 250;
 const CELEBRATION_MS = 1600;
+const DOUBLE_PRESS_MS = 300; // a second tap this soon after starting is a double tap, not Stop
 
 /** The Finish key (E), without Ctrl, Alt or Meta. */
 export const isFinishKey = (event) => !event.ctrlKey && !event.metaKey && !event.altKey && (event.key === "e" || event.key === "E");
@@ -23,6 +24,8 @@ export class Finisher {
   #session = null; // the session being finished, or null
   #logLength = -1; // its log as the last finish move left it
   #timer = 0;
+  #startedAt = -Infinity;
+  #offeredBefore = false;
   #seen = { session: null, won: false }; // for the celebration: a game won before our eyes
   #celebration = 0;
 
@@ -32,6 +35,7 @@ export class Finisher {
     const table = app.table.root;
     table.addEventListener("pointerdown", () => this.stop(), { capture: true });
     table.addEventListener("keydown", (event) => isFinishKey(event) || this.stop(), { capture: true });
+    document.addEventListener("keydown", (event) => event.key === "Escape" && this.stop());
     document.addEventListener("visibilitychange", () => document.hidden && this.stop());
     addEventListener("pagehide", () => this.stop());
     const banner = $('[data-dialog="win"]');
@@ -57,7 +61,10 @@ export class Finisher {
     const { session } = this.app;
     if (this.running && (session !== this.#session || session.log.length !== this.#logLength)) this.stop();
     const running = this.running;
-    this.button.hidden = !running && !this.#offered(session);
+    const offered = !running && this.#offered(session);
+    if (offered && !this.#offeredBefore) this.#announceOffer();
+    this.#offeredBefore = offered;
+    this.button.hidden = !running && !offered;
     this.button.dataset.finishState = running ? "running" : "ready";
     const label = t(running ? "finish.stop" : "finish.button");
     if (this.button.textContent !== label) this.button.textContent = label;
@@ -65,9 +72,19 @@ export class Finisher {
     this.#celebrateWin(session);
   }
 
+  // Said after what the move that made it possible says (app.play announces once it has rendered).
+  #announceOffer() {
+    setTimeout(() => {
+      if (this.button.hidden || this.running) return;
+      const said = this.app.notices.announcer.textContent.trim();
+      this.app.say(said ? `${said}; ${t("finish.offered")}` : t("finish.offered"));
+    }, 0);
+  }
+
   /** The button or the key: start, or stop a finish under way. */
   press() {
     if (this.running) {
+      if (performance.now() - this.#startedAt < DOUBLE_PRESS_MS) return;
       this.stop();
       this.app.say(t("finish.stopped"));
       return;
@@ -81,6 +98,7 @@ export class Finisher {
     this.app.input.clearSelection();
     this.#session = session;
     this.#logLength = session.log.length;
+    this.#startedAt = performance.now();
     this.app.say(t("finish.started", { count: session.game.finishMoves().length }));
     this.refresh();
     this.#next();
