@@ -135,6 +135,15 @@ def test_finish_is_offered_only_when_foundation_moves_alone_win_and_plays_them_a
     assert console_errors == []
 
 
+def stays_stopped(page: Page) -> int:
+    """The finish has stopped, and no move comes after (a few of its paces later): the moves."""
+    expect(page.locator(FINISH)).to_have_attribute("data-finish-state", "ready")
+    stopped_at = moves_shown(page)
+    page.wait_for_timeout(900)
+    assert moves_shown(page) == stopped_at
+    return stopped_at
+
+
 @pytest.mark.browser_context_args(**DESKTOP)
 def test_undo_a_tap_or_the_key_stops_a_finish_and_the_moves_made_stay(
     live_server, page: Page, console_errors
@@ -148,11 +157,8 @@ def test_undo_a_tap_or_the_key_stops_a_finish_and_the_moves_made_stay(
     expect(finish).to_have_attribute("data-finish-state", "running")
     wait_for_moves(page, start + 2)
     page.keyboard.press("u")
-    expect(finish).to_have_attribute("data-finish-state", "ready")
+    stopped_at = stays_stopped(page)
     expect(finish).to_have_text("Finish")  # offered again: the position still finishes
-    stopped_at = moves_shown(page)
-    page.wait_for_timeout(900)
-    assert moves_shown(page) == stopped_at
     assert saved_game(page)["log"][-1] == "U"
 
     # A tap on the table stops it too.
@@ -160,29 +166,20 @@ def test_undo_a_tap_or_the_key_stops_a_finish_and_the_moves_made_stay(
     wait_for_moves(page, stopped_at + 1)
     table = page.locator("[data-table]").bounding_box()
     page.mouse.click(table["x"] + table["width"] - 4, table["y"] + table["height"] - 4)  # the bare felt
-    expect(finish).to_have_attribute("data-finish-state", "ready")
-    stopped_at = moves_shown(page)
-    page.wait_for_timeout(900)
-    assert moves_shown(page) == stopped_at
+    stopped_at = stays_stopped(page)
 
     # Escape stops it.
     page.keyboard.press("e")
     wait_for_moves(page, stopped_at + 1)
     page.keyboard.press("Escape")
-    expect(finish).to_have_attribute("data-finish-state", "ready")
-    stopped_at = moves_shown(page)
-    page.wait_for_timeout(900)
-    assert moves_shown(page) == stopped_at
+    stopped_at = stays_stopped(page)
 
     # And the key again: E starts, E stops (not at once: a double press is not a stop).
     page.keyboard.press("e")
     page.keyboard.press("e")
     wait_for_moves(page, stopped_at + 2)
     page.keyboard.press("e")
-    expect(finish).to_have_attribute("data-finish-state", "ready")
-    stopped_at = moves_shown(page)
-    page.wait_for_timeout(900)
-    assert moves_shown(page) == stopped_at
+    stopped_at = stays_stopped(page)
     # Every move made so far is kept and replays: a reload offers the finish again.
     assert verify(CODE, saved_game(page)["log"]).error is None
     page.reload()
