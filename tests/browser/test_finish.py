@@ -6,7 +6,7 @@ with no axe-core violation and no console error.
 Games are resumed from the device's saved game (`yukon.game.v1`, as a reload does) a few moves
 before the end of a known win; the moves that remain are played by gestures.
 Screenshots: test-artifacts/finish-offered-{360,1366}.png, finish-running-1366.png,
-finish-celebration-{360,1366}.png, finish-<language>-360.png.
+finish-celebration-{360,1366}.png, finish-<language>-360.png, finish-help-<language>-360.png.
 """
 
 import json
@@ -262,6 +262,8 @@ def test_the_finish_button_in_each_language_fits_a_phone_and_passes_axe(
     catalog = json.loads((CATALOGS / f"{language}.json").read_text(encoding="utf-8"))["finish"]
     expect(help_dialog.locator('[data-i18n="finish.key"]')).to_have_text(catalog["key"])
     expect(help_dialog.locator('[data-i18n="finish.helpDoes"]')).to_have_text(catalog["helpDoes"])
+    help_dialog.locator('[data-i18n="finish.helpDoes"]').scroll_into_view_if_needed()
+    page.screenshot(path=artifacts_dir / f"finish-help-{language}-360.png")
     violations = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
     )
