@@ -139,6 +139,13 @@ class Game:
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
 
+    def finish_moves(self) -> list[Move] | None:
+        """The foundation moves that win from here, when foundation moves alone do and no card
+        lies face down; else None (docs/rules.md, "Finishing")."""
+        from .finish import finish_moves
+
+        return finish_moves(self)
+
     @property
     def can_undo(self) -> bool:
         return bool(self._history)

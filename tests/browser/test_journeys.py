@@ -59,7 +59,7 @@ from playwright.sync_api import Page, expect
 from race_pages import create_race, opponent, view_is
 from watch import let_pages_report, watch_for_problems
 
-from games.engine import DEAL_COUNT, Game, Rules, format_code
+from games.engine import DEAL_COUNT, Game, Rules, format_code, verify
 
 pytestmark = [pytest.mark.browser, pytest.mark.journey]
 
@@ -413,6 +413,58 @@ def test_offline_journey_a_win_made_offline_uploads_by_itself_and_counts_where_t
     check_not_on_ranked_boards(page, url, player)
     check_on_deal_board(page, url, player, deal.code, ranks[f"deal:{deal.code}"], score)
     shot(page, "offline-board")
+
+
+def test_finish_journey_a_ranked_win_finished_with_the_finish_button_is_verified(
+    journey_server: JourneyServer, page: Page, pace: Pace
+):
+    """Sign up; take a ranked hidden-card game; play its winning line by gestures only until
+    foundation moves alone win (every card turned up, each told by the server); Finish is
+    offered then and not before; one press plays the rest, and the server verifies the win at
+    its shipped thresholds: the log it replays is the one the page played, a move each.
+
+    Screenshots: journey-finish-offered, journey-finish-win (.png).
+    """
+    url = journey_server.url
+    sign_up(page, url, new_player("finish"))
+    deal, tokens = take_a_winnable_ranked_deal(page, journey_server, pace, [])
+    line = Game(deal.code)
+    offered_after = next(count for count in range(len(tokens)) if _finishes(deal.code, tokens[:count]))
+    finish = page.locator('[data-action="finish"]')
+    expect(finish).to_be_hidden()
+    play_line(page, line, tokens[: offered_after - 1], pace)
+    expect(finish).to_be_hidden()  # one move short of a finish: not offered
+    play_line(page, line, tokens[offered_after - 1 : offered_after], pace)
+    button = page.get_by_role("button", name="Finish")
+    expect(button).to_be_visible()
+    shot(page, "finish-offered")
+    finish_moves = [str(move) for move in line.finish_moves()]
+    assert not any(line.face_down), "every card is face up when Finish is offered"
+
+    pace.wait_for_the_next_move()
+    button.click()
+    expect(page.locator(WIN)).to_be_visible(timeout=SLOW_MS)
+    entry = outbox_entry_of_game(page, deal.game_id)
+    log = entry["log"].split()
+    assert log == tokens[:offered_after] + finish_moves, (
+        "the page sends what it played: the line, then the finish"
+    )
+    times = entry["move_times_ms"][offered_after - 1 :]
+    gaps = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
+    assert min(gaps) >= 200, f"finish moves {gaps} ms apart"
+    print(
+        f"{deal.code}: {offered_after} tokens by hand, {len(finish_moves)} by Finish, {min(gaps)}+ ms apart"
+    )
+    check_verified(page, "finish-win", f"the ranked win of {deal.code} finished with the Finish button")
+    counted = verify(deal.code, log).moves  # every finish move counted, as if tapped
+    expect(page.locator(WIN).locator('[data-win="moves"]')).to_have_attribute("data-value", str(counted))
+
+
+def _finishes(code: str, tokens: list[str]) -> bool:
+    game = Game(code)
+    for token in tokens:
+        game.play(token)
+    return game.finish_moves() is not None
 
 
 def open_boards_and(code: str, ranks: dict[str, int]) -> list[str]:

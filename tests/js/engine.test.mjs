@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import {
   FOUNDATION, Game, IllegalMoveError, InvalidCodeError, InvalidMoveError, MESSAGES_EN, Move, REFUSAL_CODES,
   UNDO, Xoshiro128, cardLabel, cardName, dealLayout, fmix32, formatCode, formatLog, formatRefusal, isRed,
-  parseCard, parseCode, parseLog, rankOf, rankedScore, suitOf, verify,
+  parseCard, parseCode, parseLog, rankOf, rankedScore, suitOf, verify, dealtCard, visibleDeal,
 } from "../../frontend/static/frontend/js/engine.js";
 
 function play(code, log = "") {
@@ -457,5 +457,59 @@ describe("formatRefusal", () => {
     assert.equal(formatRefusal("wrong_rank", { variant: "any_an", card: "7♠", rank: "8" }, catalog), "7♠ perlu 8");
     assert.equal(formatRefusal("face_down", {}, catalog), "that card is face down");
     assert.throws(() => formatRefusal("no_such_code"), RangeError);
+  });
+});
+
+describe("finishing", () => {
+  // The shared vectors (finish.json) give the moves after real games; here, what the table
+  // relies on: played one by one they win, each counted as a move, and the log verifies.
+  const [code, log] = CLASSIC_WIN;
+  const tokens = parseLog(log);
+
+  test("offered from the first position where foundation moves alone win, and played they win", () => {
+    const game = Game.fromCode(code);
+    let played = 0;
+    while (game.finishMoves() === null) game.push(tokens[played++]);
+    assert.ok(game.faceDown.every((count) => count === 0), "every card is face up");
+    const moves = game.finishMoves();
+    assert.equal(game.foundationCards + moves.length, 52);
+    assert.ok(moves.every((move) => move.dest === FOUNDATION));
+    const before = game.movesMade;
+    for (const move of moves) game.push(move);
+    assert.ok(game.isWon());
+    assert.equal(game.movesMade, before + moves.length);
+    assert.equal(game.finishMoves(), null, "a won game has nothing to finish");
+    const verdict = verify(code, formatLog([...tokens.slice(0, played), ...moves]));
+    assert.equal(verdict.won, true);
+    assert.equal(verdict.moves, before + moves.length);
+  });
+
+  test("never while a card lies face down, and an undo takes the offer back", () => {
+    const game = Game.fromCode(code);
+    for (const token of tokens) {
+      if (game.faceDown.some((count) => count > 0)) assert.equal(game.finishMoves(), null);
+      if (game.finishMoves() !== null) break;
+      game.push(token);
+    }
+    assert.notEqual(game.finishMoves(), null);
+    game.undo();
+    assert.equal(game.finishMoves(), null);
+  });
+
+  test("a hidden-card game offers the same moves as the game of its code, never before a card is told", () => {
+    const known = Game.fromCode(code);
+    const hiddenGame = Game.fromVisible(visibleDeal(code));
+    let waited = 0;
+    for (const token of tokens) {
+      known.push(token);
+      hiddenGame.push(token);
+      if (hiddenGame.awaitingReveal !== null) {
+        waited++;
+        assert.equal(hiddenGame.finishMoves(), null, `waiting for a card after ${token}`);
+        hiddenGame.reveal(hiddenGame.awaitingReveal, dealtCard(code, hiddenGame.awaitingReveal));
+      }
+      assert.deepEqual(hiddenGame.finishMoves()?.map(String) ?? null, known.finishMoves()?.map(String) ?? null, `after ${token}`);
+    }
+    assert.equal(waited, 21);
   });
 });

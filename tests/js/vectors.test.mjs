@@ -69,6 +69,10 @@ const CHECKS = {
     assert.deepEqual(game.toDict(), c.position);
     assert.deepEqual(game.legalMoves().map(String), c.moves);
   },
+  "finish.json"(c) {
+    const moves = play(c.code, c.log).finishMoves();
+    assert.deepEqual(moves === null ? null : moves.map(String), c.moves);
+  },
   "visible_deals.json"(c) {
     if (c.error !== undefined) {
       assert.equal(c.error, "invalid_position", "visible_deals.json knows only the error invalid_position");

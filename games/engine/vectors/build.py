@@ -2,11 +2,11 @@
 
     python -m games.engine.vectors.build
 
-rewrites codes.json, deals.json, logs.json, legal_moves.json, positions.json, hidden.json and
-visible_deals.json in this folder, identically on every run. Each log case is designed: a small
-search over deals finds a position that shows a rule, and the case is named after what it shows.
-The expected answers come from this engine; tests/engine checks the rules themselves by
-hand-made positions. hidden.json and visible_deals.json: see design_hidden.py.
+rewrites codes.json, deals.json, logs.json, legal_moves.json, positions.json, hidden.json,
+visible_deals.json and finish.json in this folder, identically on every run. Each log case is
+designed: a small search over deals finds a position that shows a rule, and the case is named
+after what it shows. The expected answers come from this engine; tests/engine checks the rules
+themselves by hand-made positions. hidden.json and visible_deals.json: see design_hidden.py.
 """
 
 from __future__ import annotations
@@ -108,6 +108,9 @@ ABOUT = {
     "waiting for a reveal (or null) and points the points. Then compare position and the legal moves. "
     "Every reveal of a real deal was answered from the deal of code, and the game matched Game(code) "
     "at every step.",
+    "finish": "Finishing (docs/rules.md, \"Finishing\"): after a log, the foundation moves that win when "
+    "foundation moves alone do and no card lies face down, lowest rank first (the leftmost column at equal "
+    "ranks); null when a card lies face down, when a card is blocked, or when the game is won.",
     "visible_deals": "Visible deals (VisibleDeal.to_dict()): the visible deal of a code, deals a game is "
     "built from (position: its to_dict()), and deals refused with invalid_position.",
 }
@@ -182,6 +185,30 @@ def position_cases(cases: list[Case]) -> list[dict[str, Any]]:
     ]
 
 
+def finish_cases() -> list[dict[str, Any]]:
+    """On each winning log: a position with face-down cards, the last one before finishing is
+    possible, the first one where it is, one halfway through the finish, the same after a
+    foundation move and its undo, and the won game."""
+    result = []
+    for code, log in load_wins():
+        game, all_up, first = Game(code), None, None
+        for index, token in enumerate(log):
+            game.play(token)
+            if all_up is None and not any(game.face_down):
+                all_up = index + 1
+            if first is None and game.finish_moves() is not None:
+                first = index + 1
+        assert all_up is not None and first is not None, f"{code}: the win never finishes"
+        ends = [all_up - 1, first - 1, first, first + 1, (first + len(log)) // 2, len(log)]
+        logs = [log[:end] for end in dict.fromkeys(ends)]
+        logs.insert(4, [*log[: first + 1], UNDO])
+        for tokens in logs:
+            moves = replayed(code, tokens).finish_moves()
+            listed = None if moves is None else [str(move) for move in moves]
+            result.append({"code": code, "log": " ".join(tokens), "moves": listed})
+    return result
+
+
 def _visible(text: str) -> str:
     """JSON text with invisible characters (U+00A0, U+2028, U+FEFF, …) written as escapes."""
     return "".join(
@@ -206,6 +233,7 @@ def main() -> None:
     write("positions", position_cases(cases))
     write("hidden", hidden_cases())
     write("visible_deals", visible_deal_cases())
+    write("finish", finish_cases())
     for name in ABOUT:
         count = len(json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))["cases"])
         print(f"{name}.json: {count} cases")

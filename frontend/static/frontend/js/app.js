@@ -12,6 +12,7 @@ import { mergeServerBests, shownBest, winRecord } from "./bests.js";
 import { Dealer } from "./dealer.js";
 import { FOUNDATION, cardLabel, parseCard, parseCode } from "./engine.js";
 import { checkDeal } from "./fairness.js";
+import { Finisher } from "./finish.js";
 import { Hints } from "./hints.js";
 import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
 import { Input } from "./input.js";
@@ -73,6 +74,7 @@ class App {
     this.undoButton = $('[data-action="undo"]');
     this.walkthrough = new Walkthrough(this);
     this.hints = new Hints(this);
+    this.finisher = new Finisher(this);
     this.revealer = new Revealer(() => this.session, {
       revealed: (session, place, card) => this.#revealed(session, place, card),
       waiting: (session, why) => this.#waitingForCard(session, why),
@@ -307,6 +309,7 @@ class App {
     this.keys.refresh();
     this.walkthrough.refresh();
     this.hints.refresh();
+    this.finisher.refresh();
   }
 
   save() {

@@ -1,7 +1,8 @@
 // The page's controls, wired to the app (app.js): the buttons marked data-action, the keys that
-// work anywhere on the page (undo, hint, Escape), the page being hidden or shown, the clock's
+// work anywhere on the page (undo, hint, finish, Escape), the page being hidden or shown, the clock's
 // tick and the service worker's update notice.
 
+import { isFinishKey } from "./finish.js";
 import { t } from "./i18n.js";
 import { registerServiceWorker } from "./offline.js";
 import { $, openDialog } from "./ui.js";
@@ -13,6 +14,7 @@ export function bindControls(app) {
   const actions = {
     undo: () => app.undo(),
     hint: () => app.hints.ask(),
+    finish: () => app.finisher.press(),
     "new-deal": () => app.newDeal(),
     redeal: () => app.redeal(),
     "new-game": () => app.newGame(),
@@ -75,6 +77,9 @@ function globalKey(app, event) {
   } else if (plain && (event.key === "h" || event.key === "H")) {
     event.preventDefault();
     app.hints.ask();
+  } else if (isFinishKey(event)) {
+    event.preventDefault();
+    app.finisher.press();
   } else if (event.key === "Escape") {
     app.input.cancelDrag();
     app.input.clearSelection();

@@ -7,6 +7,7 @@ import { DECK_SIZE, KING, cardLabel, cardName, isRed, rankLabel, rankOf, suitOf,
 import { CLASSIC, RELAXED, formatCode, parseCode } from "./codes.js";
 import { dealLayout } from "./deal.js";
 import { IllegalMoveError } from "./errors.js";
+import { finishMoves } from "./finish.js";
 import { hiddenCardGame } from "./hidden.js";
 import { COLUMN_COUNT, FOUNDATION, Move, UNDO, parseToken, tokenOrNull } from "./move.js";
 import { formatRefusal } from "./refusals.js";
@@ -222,6 +223,11 @@ export class Game {
       if (this.#foundations[suit] > 0) this.#collect(suit * 13 + this.#foundations[suit] - 1, moves);
     }
     return moves;
+  }
+
+  /** The foundation moves that win from here, when foundation moves alone do and no card lies face down; else null (finish.js). */
+  finishMoves() {
+    return finishMoves(this);
   }
 
   #collect(card, moves) {
