@@ -13,6 +13,9 @@ ASGI_PORT ?= $(shell echo $$(($(PORT) + 1)))
 PYTEST_ARGS ?= -m "not stack"
 # JS_TESTS=0 leaves out the JavaScript tests (CI runs them in the first pass only).
 JS_TESTS ?= 1
+# pytest processes (pytest-xdist; a test file stays in one): 2 for this project's 2-core machines.
+# PYTEST_WORKERS=0 runs them in one process, as the full-stack tests need (they share one Redis).
+PYTEST_WORKERS ?= 2
 CHROMIUM ?= /usr/bin/chromium
 export CHROMIUM
 
@@ -60,7 +63,7 @@ run: $(RUNTIME_STAMP)
 
 test: $(DEV_STAMP) $(NODE_STAMP) chromium
 	@status=0; \
-	$(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || status=$$?; \
 	if [ "$(JS_TESTS)" = 1 ]; then \
 		if compgen -G "tests/js/*.test.mjs" >/dev/null; then \
 			node --test tests/js/ || status=$$?; \
