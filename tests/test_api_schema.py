@@ -5,9 +5,9 @@ Every answer is checked: no 5xx, every status code, content type, header and bod
 schema-valid requests accepted and schema-violating ones refused. A few operations check rules of
 the game that no schema can state (whether a move is legal, a cursor is this board's, a game is
 the player's); there a 400 to a schema-valid request is the documented refusal, in the fuzzing and
-coverage phases only: every documented example must still be accepted. Seeded and derandomized,
-so a run is the same every time; about a minute on two cores (docs/api.md, "The schema").
-"""
+coverage phases; every example body of the schema must still be accepted (the last test).
+Seeded and derandomized, so a run is the same every time; about a minute on two cores
+(docs/api.md, "The schema")."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
 from django.test import Client
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.test import APIClient
 from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import negative_data_rejection
 
@@ -33,7 +35,7 @@ TIME_BUDGET_SECONDS = 150
 CSRF_SECRET = "schemathesisschemathesisschemat1"  # 32 characters of the CSRF alphabet
 
 # Operations that check rules of the game no schema can state: a 400 to a schema-valid request
-# is their documented answer (fuzzing and coverage phases only; examples must be accepted).
+# is their documented answer in the generated phases (the examples: the last test sends them).
 GAME_RULES_OPERATIONS = [
     "submissions_create",  # a legal log, times that fit it, a game still open
     "games_reveal",  # a log that turns a card up and extends the recorded prefix
@@ -150,3 +152,27 @@ def test_the_api_does_what_its_schema_says_signed_out(case):
 def test_the_api_does_what_its_schema_says_signed_in(case):
     case.cookies = {**(case.cookies or {}), "csrftoken": CSRF_SECRET}
     call_and_validate(case)
+
+
+def request_examples() -> list[tuple[str, str, dict]]:
+    """(method, path, body) of every request example of the schema, on a path without an id."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    found = []
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            content = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            for example in content.get("examples", {}).values():
+                if "{" not in path:  # an id in the path would need a game of this example's deal
+                    found.append((method, path, example["value"]))
+    return found
+
+
+def test_every_example_body_of_the_schema_is_accepted(short_hints):
+    """The schema's examples are requests a client may copy: each is answered, never refused."""
+    examples = request_examples()
+    assert ("post", "/api/hint/") in [(method, path) for method, path, _ in examples]
+    client = APIClient()
+    client.force_login(User.objects.create_user("example", "example@example.com", "a-long-pass-phrase"))
+    for method, path, body in examples:
+        response = getattr(client, method)(path, body, format="json")
+        assert 200 <= response.status_code < 300, (method, path, body, response.json())

@@ -80,6 +80,12 @@ STANDARD = {
 }
 
 
+def standard_refusal(code: str) -> OpenApiResponse:
+    """One of the refusals above, for an operation that lists it itself."""
+    serializer, description = STANDARD[code]
+    return OpenApiResponse(serializer, description=description)
+
+
 class AutoSchema(SpectacularAutoSchema):
     def get_operation(self, *args, **kwargs):
         operation = super().get_operation(*args, **kwargs)
@@ -87,8 +93,7 @@ class AutoSchema(SpectacularAutoSchema):
             return None
         responses = operation["responses"]
         for code in self._standard_codes(operation):
-            serializer, description = STANDARD[code]
-            standard = self._get_response_for_code(OpenApiResponse(serializer, description=description), code)
+            standard = self._get_response_for_code(standard_refusal(code), code)
             if code not in responses:
                 responses[code] = standard
             elif "content" not in responses[code]:  # documented in words only: the standard body
