@@ -14,7 +14,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
-    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_serializer,
 )
@@ -27,6 +26,15 @@ from rest_framework.views import APIView
 
 from games.game_serializers import HeldHiddenGameOutputSerializer
 from games.selectors import deal_par, submission_code_public
+from leaderboard.api_shapes import (
+    AROUND_ME_SIGNED_OUT,
+    BOARD_ANSWER,
+    BOARD_PARAMETERS,
+    CODE_PARAMETER,
+    MAX_PAGE_SIZE,
+    BoardPlayerSerializer,
+    ReplayHiddenSerializer,
+)
 from leaderboard.boards import (
     DAILY_PREFIX,
     DEALS,
@@ -54,7 +62,6 @@ from yukon_site.api_input import query_data
 from yukon_site.api_schema import REFUSAL
 
 AROUND_SPAN = 10
-MAX_PAGE_SIZE = 100
 
 
 def _now() -> dt.datetime:
@@ -84,50 +91,6 @@ def cursor_decode(text: str) -> tuple[str, Cursor]:
             {"cursor": ["Not a cursor of this board: use the next or previous links."]}
         ) from None
     return direction, Cursor(sort_key, user_id)
-
-
-# --- Output (documentation of the shapes; built by the functions below) --------------------------
-
-
-class BoardPlayerSerializer(serializers.Serializer):
-    name = serializers.CharField()
-
-
-class BoardEntrySerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    player = BoardPlayerSerializer()
-    score = serializers.IntegerField()
-    moves = serializers.IntegerField()
-    duration_ms = serializers.IntegerField()
-    achieved_at = serializers.DateTimeField()
-    replay_url = serializers.URLField(allow_null=True, help_text="null while the daily deal's day lasts")
-
-
-class BoardPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = BoardEntrySerializer(many=True)
-
-
-class NotRankedSerializer(serializers.Serializer):
-    ranked = serializers.BooleanField(help_text="false: the player has no entry on this board")
-
-
-# A page; with around=me, `{"ranked": false}` when the player has no entry on the board.
-BOARD_ANSWER = PolymorphicProxySerializer(
-    component_name="BoardAnswer",
-    serializers=[BoardPageSerializer, NotRankedSerializer],
-    resource_type_field_name=None,
-)
-AROUND_ME_SIGNED_OUT = OpenApiResponse(REFUSAL, description="around=me signed out (`not_authenticated`).")
-CODE_PARAMETER = OpenApiParameter(
-    "code",
-    str,
-    OpenApiParameter.PATH,
-    pattern=r"^[Yy][Uu]1-[CcRr]-[A-Za-z]{7}$",
-    description="A game code, like YU1-C-AAAAAAB (any case).",
-)
 
 
 def board_page_data(request, page: BoardPage) -> dict:
@@ -186,19 +149,6 @@ def board_answer(request, *, board: str, query: dict, page_size_default: int) ->
         )
 
     return Response(hot_page(request.build_absolute_uri(), page))
-
-
-BOARD_PARAMETERS = [
-    OpenApiParameter("cursor", str, description="From a `next` or `previous` link."),
-    OpenApiParameter(
-        "page_size",
-        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
-        description=f"1 … {MAX_PAGE_SIZE}; default 50.",
-    ),
-    OpenApiParameter(
-        "around", str, enum=["me"], description="The caller's entry with 10 above and 10 below."
-    ),
-]
 
 
 class LeaderboardApi(APIView):
@@ -464,12 +414,6 @@ class PlayerSummaryApi(APIView):
             "recent": [result_data(request, result) for result in summary["recent"]],
         }
         return Response(data)
-
-
-class ReplayHiddenSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    available_at = serializers.DateTimeField(allow_null=True, help_text="null: when the race is over")
 
 
 class ReplayDetailApi(APIView):
