@@ -15,9 +15,7 @@ from rest_framework.views import APIView
 from accounts.models import NAME_RULE
 from accounts.services import user_delete, user_display_name_set, user_language_set
 from yukon_site.api_input import StrictCharField
-
-DETAIL_ERROR = inline_serializer("DetailError", {"detail": serializers.CharField()})
-NOT_SIGNED_IN = OpenApiResponse(DETAIL_ERROR, description="Not signed in, or the CSRF token is missing.")
+from yukon_site.api_schema import NOT_SIGNED_IN, standard_refusal
 
 
 class AccountOutputSerializer(serializers.Serializer):
@@ -101,6 +99,9 @@ class AccountApi(APIView):
                 examples=[OpenApiExample("wrong", value={"password": ["That is not your password."]})],
             ),
             403: NOT_SIGNED_IN,
+            # OpenAPI 3.0 shows no body of a DELETE, so these are not added for it: listed here.
+            413: standard_refusal("413"),
+            415: standard_refusal("415"),
         },
     )
     def delete(self, request):

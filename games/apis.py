@@ -50,7 +50,14 @@ from games.services import (
     submissions_sweep_when_due,
 )
 from games.throttles import GameIssueThrottle, SubmissionCreateThrottle
-from yukon_site.api_input import StrictBooleanField, StrictCharField, StrictIntegerField, StrictUUIDField
+from yukon_site.api_input import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictUUIDField,
+    query_data,
+)
+from yukon_site.api_schema import NOT_SIGNED_IN, REFUSAL, THROTTLED, paginated
 
 ERROR_STATUS = {
     GameNotFound: status.HTTP_404_NOT_FOUND,
@@ -90,15 +97,6 @@ class MillisecondsListField(serializers.ListField):
 
 # --- Documentation helpers --------------------------------------------------------------------------
 
-REFUSAL = inline_serializer("Refusal", {"detail": serializers.CharField(), "code": serializers.CharField()})
-NOT_SIGNED_IN = OpenApiResponse(
-    inline_serializer("NotSignedIn", {"detail": serializers.CharField()}),
-    description="Not signed in, or the CSRF token is missing (session authentication).",
-)
-THROTTLED = OpenApiResponse(
-    inline_serializer("Throttled", {"detail": serializers.CharField()}),
-    description="Too many requests for this player; the `Retry-After` header says how many seconds to wait.",
-)
 
 
 def refusal(description: str, code: str, detail: str) -> OpenApiResponse:
@@ -160,7 +158,7 @@ class GameIssueApi(APIView):
         },
     )
     def get(self, request):
-        serializer = self.GameListInputSerializer(data=request.query_params)
+        serializer = self.GameListInputSerializer(data=query_data(request))
         serializer.is_valid(raise_exception=True)
         games = issued_games_unplayed(user=request.user, rules=serializer.validated_data.get("rules"))
         return Response([held_game_data(game) for game in games])
@@ -282,6 +280,12 @@ class SubmissionsApi(APIView):
         client_version = StrictCharField(required=False, allow_blank=True, max_length=64, default="")
         assisted = StrictBooleanField(required=False, default=False, help_text="A hint was used.")
 
+    class SubmissionListInputSerializer(serializers.Serializer):
+        page = serializers.IntegerField(min_value=1, required=False, help_text="1, 2, …")
+        page_size = serializers.IntegerField(
+            min_value=1, max_value=SubmissionPagination.max_page_size, required=False, help_text="default 20"
+        )
+
     def get_throttles(self):
         return [SubmissionCreateThrottle()] if self.request.method == "POST" else []
 
@@ -339,9 +343,16 @@ class SubmissionsApi(APIView):
     @extend_schema(
         operation_id="submissions_list",
         summary="The player's own submissions, newest first",
-        responses={200: SubmissionOutputSerializer(many=True), 403: NOT_SIGNED_IN},
+        parameters=[SubmissionListInputSerializer],
+        responses={
+            200: paginated("PaginatedSubmissionList", SubmissionOutputSerializer(many=True)),
+            403: NOT_SIGNED_IN,
+            404: OpenApiResponse(REFUSAL, description="A page past the last (`not_found`)."),
+        },
     )
     def get(self, request):
+        # Checked here: DRF's paginator would take a bad page_size for the default silently.
+        self.SubmissionListInputSerializer(data=query_data(request)).is_valid(raise_exception=True)
         submissions_sweep_when_due()  # eager mode: no beat
         paginator = SubmissionPagination()
         page = paginator.paginate_queryset(submission_list_for_owner(user=request.user), request, view=self)
@@ -355,14 +366,12 @@ class SubmissionDetailApi(APIView):
         responses={
             200: SubmissionOutputSerializer,
             403: NOT_SIGNED_IN,
-            404: OpenApiResponse(
-                description='No such submission of this player: `{"detail": "Not found."}`.'
-            ),
+            404: OpenApiResponse(REFUSAL, description="No such submission of this player (`not_found`)."),
         },
     )
     def get(self, request, submission_id: int):
         submissions_sweep_when_due()  # eager mode: no beat; the page asks until its verdict comes
         submission = submission_get_for_owner(user=request.user, submission_id=submission_id)
         if submission is None:
-            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+            return Response({"detail": "Not found.", "code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
         return Response(SubmissionOutputSerializer(submission).data)

@@ -6,7 +6,7 @@ Examples of every answer: docs/api.md ("Winnable deals and hints").
 from __future__ import annotations
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -17,6 +17,7 @@ from games.models import RulesChoice
 from games.services import SubmissionInvalid
 from games.solving import HintOnRankedGame, deal_pool_grow_in_request, hint_give, winnable_codes_sample
 from games.throttles import HintThrottle, WinnableDealsThrottle
+from yukon_site.api_input import query_data
 
 WINNABLE_MAX_COUNT = 50
 
@@ -42,18 +43,11 @@ class WinnableDealsApi(APIView):
         "pool of solved deals; fewer (even none) while the pool is smaller. Ranked games never come "
         "from this pool. Without a broker (eager mode) the request first searches a few new deals, "
         "within SOLVER_POOL_REQUEST_SECONDS.",
-        parameters=[
-            OpenApiParameter("rules", str, enum=RulesChoice.values, description="default classic"),
-            OpenApiParameter("count", int, description=f"1 … {WINNABLE_MAX_COUNT}, default 10"),
-        ],
-        responses={
-            200: WinnableDealsOutputSerializer,
-            400: OpenApiResponse(description="`{field: [message]}`"),
-            429: THROTTLED,
-        },
+        parameters=[WinnableDealsInputSerializer],
+        responses={200: WinnableDealsOutputSerializer, 429: THROTTLED},
     )
     def get(self, request):
-        query = self.WinnableDealsInputSerializer(data=request.query_params)
+        query = self.WinnableDealsInputSerializer(data=query_data(request))
         query.is_valid(raise_exception=True)
         rules, count = query.validated_data["rules"], query.validated_data["count"]
         deal_pool_grow_in_request(rules=rules, count=count)
@@ -92,14 +86,15 @@ class HintApi(APIView):
                 description="`{field: [message]}`; an illegal move: `{log: [{index, token, code, message}]}`."
             ),
             403: refusal(
-                "Not signed in (`{detail}`), or the code is a ranked game of the player's not finished yet.",
+                "Not signed in (`not_authenticated`), or the code is a ranked game in play.",
                 HintOnRankedGame.code,
                 "no hints on a ranked game: game 12 is not finished",
             ),  # fmt: skip
             429: THROTTLED,
         },
         examples=[
-            OpenApiExample("hint", value={"code": "YU1-C-AAAAAAC", "log": "4S>1 8S>1"}, request_only=True)
+            # Two legal moves of that deal (tests/test_api_schema.py sends it: it must be answered).
+            OpenApiExample("hint", value={"code": "YU1-C-AAAAAAC", "log": "AS>F 2H>4"}, request_only=True)
         ],
     )
     def post(self, request):

@@ -11,7 +11,12 @@ import binascii
 import datetime as dt
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -21,6 +26,15 @@ from rest_framework.views import APIView
 
 from games.game_serializers import HeldHiddenGameOutputSerializer
 from games.selectors import deal_par, submission_code_public
+from leaderboard.api_shapes import (
+    AROUND_ME_SIGNED_OUT,
+    BOARD_ANSWER,
+    BOARD_PARAMETERS,
+    CODE_PARAMETER,
+    MAX_PAGE_SIZE,
+    BoardPlayerSerializer,
+    ReplayHiddenSerializer,
+)
 from leaderboard.boards import (
     DAILY_PREFIX,
     DEALS,
@@ -44,9 +58,10 @@ from leaderboard.selectors import (
 )
 from leaderboard.services import DailyGamePlayed, daily_deal_pick, daily_game_issue
 from leaderboard.summaries import ReplayHidden, deal_summary, player_summary, replay_get
+from yukon_site.api_input import query_data
+from yukon_site.api_schema import REFUSAL
 
 AROUND_SPAN = 10
-MAX_PAGE_SIZE = 100
 
 
 def _now() -> dt.datetime:
@@ -78,30 +93,6 @@ def cursor_decode(text: str) -> tuple[str, Cursor]:
     return direction, Cursor(sort_key, user_id)
 
 
-# --- Output (documentation of the shapes; built by the functions below) --------------------------
-
-
-class BoardPlayerSerializer(serializers.Serializer):
-    name = serializers.CharField()
-
-
-class BoardEntrySerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    player = BoardPlayerSerializer()
-    score = serializers.IntegerField()
-    moves = serializers.IntegerField()
-    duration_ms = serializers.IntegerField()
-    achieved_at = serializers.DateTimeField()
-    replay_url = serializers.URLField(allow_null=True, help_text="null while the daily deal's day lasts")
-
-
-class BoardPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = BoardEntrySerializer(many=True)
-
-
 def board_page_data(request, page: BoardPage) -> dict:
     hidden = hidden_replay_codes(today=_now().date())
     url = remove_query_param(request.build_absolute_uri(), "around")
@@ -129,7 +120,7 @@ def board_page_data(request, page: BoardPage) -> dict:
 
 
 class BoardQuerySerializer(serializers.Serializer):
-    cursor = serializers.CharField(required=False)
+    cursor = serializers.CharField(required=False, allow_blank=True, help_text="empty: the first page")
     page_size = serializers.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
     around = serializers.ChoiceField(choices=["me"], required=False)
 
@@ -160,15 +151,6 @@ def board_answer(request, *, board: str, query: dict, page_size_default: int) ->
     return Response(hot_page(request.build_absolute_uri(), page))
 
 
-BOARD_PARAMETERS = [
-    OpenApiParameter("cursor", str, description="From a `next` or `previous` link."),
-    OpenApiParameter("page_size", int, description=f"1 … {MAX_PAGE_SIZE}; default 50."),
-    OpenApiParameter(
-        "around", str, enum=["me"], description="The caller's entry with 10 above and 10 below."
-    ),
-]
-
-
 class LeaderboardApi(APIView):
     """A board of one rule set over all time, an ISO week or a UTC day: the global board
     (hidden-card games), or with deals=open the open-deal board (deals whose cards were known)."""
@@ -178,7 +160,9 @@ class LeaderboardApi(APIView):
     class InputSerializer(BoardQuerySerializer):
         rules = serializers.ChoiceField(choices=RULES)
         period = serializers.ChoiceField(choices=PERIODS, default="all")
-        key = serializers.CharField(required=False, help_text="2026-W48 for a week, 2026-11-29 for a day")
+        key = serializers.CharField(
+            required=False, allow_blank=True, help_text="2026-W48 for a week, 2026-11-29 for a day"
+        )
         deals = serializers.ChoiceField(choices=[*DEALS, DAILY_PREFIX], default="hidden")
 
         def validate(self, data):
@@ -205,14 +189,14 @@ class LeaderboardApi(APIView):
             ),
             *BOARD_PARAMETERS,
         ],
-        responses={200: BoardPageSerializer},
+        responses={200: BOARD_ANSWER, 403: AROUND_ME_SIGNED_OUT},
     )
     def get(self, request):
-        query = self.InputSerializer(data=request.query_params)
+        query = self.InputSerializer(data=query_data(request))
         query.is_valid(raise_exception=True)
         data = query.validated_data
         try:
-            key = parse_period_key(data["period"], data.get("key"), now=_now())
+            key = parse_period_key(data["period"], data.get("key") or None, now=_now())
         except BoardKeyError as error:
             raise serializers.ValidationError({"key": [str(error)]}) from None
         if data["deals"] == DAILY_PREFIX:
@@ -243,11 +227,11 @@ class DealLeaderboardApi(APIView):
     @extend_schema(
         operation_id="deal_leaderboard_page",
         summary="A deal's leaderboard page",
-        parameters=BOARD_PARAMETERS,
-        responses={200: BoardPageSerializer},
+        parameters=[CODE_PARAMETER, *BOARD_PARAMETERS],
+        responses={200: BOARD_ANSWER, 403: AROUND_ME_SIGNED_OUT},
     )
     def get(self, request, code: str):
-        query = BoardQuerySerializer(data=request.query_params)
+        query = BoardQuerySerializer(data=query_data(request))
         query.is_valid(raise_exception=True)
         board = deal_board(str(_code_or_400(code)))
         return board_answer(request, board=board, query=query.validated_data, page_size_default=_page_size())
@@ -272,7 +256,12 @@ class DealDetailApi(APIView):
         daily = serializers.ListField(child=serializers.DateField(), help_text="Days it was the daily deal.")
         leaderboard_url = serializers.URLField()
 
-    @extend_schema(operation_id="deal_detail", summary="A deal's figures", responses={200: OutputSerializer})
+    @extend_schema(
+        operation_id="deal_detail",
+        summary="A deal's figures",
+        parameters=[CODE_PARAMETER],
+        responses={200: OutputSerializer},
+    )
     def get(self, request, code: str):
         game_code = _code_or_400(code)
         summary = deal_summary(code=str(game_code), rules=game_code.rules.value)
@@ -354,7 +343,11 @@ class DailyGameApi(APIView):
         "are recorded: GET /api/games/<id>/ gives them). 409 `daily_played` once it is finished "
         "or expired: one game a player, rule set and day.",
         request=InputSerializer,
-        responses={200: HeldHiddenGameOutputSerializer, 201: HeldHiddenGameOutputSerializer},
+        responses={
+            200: HeldHiddenGameOutputSerializer,
+            201: HeldHiddenGameOutputSerializer,
+            409: OpenApiResponse(REFUSAL, description="Played today already (`daily_played`)."),
+        },
     )
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
@@ -446,7 +439,15 @@ class ReplayDetailApi(APIView):
     @extend_schema(
         operation_id="replay_detail",
         summary="Watch a verified win (or a race's game once the race is over)",
-        responses={200: OutputSerializer},
+        responses={
+            200: OutputSerializer,
+            403: OpenApiResponse(
+                ReplayHiddenSerializer,
+                description="Not yet: a daily deal's win until the day is over (`available_at`), a "
+                "race's game until the race is over (`replay_not_yet`).",
+            ),
+            404: OpenApiResponse(REFUSAL, description="No such win to watch (`replay_not_found`)."),
+        },
     )
     def get(self, request, submission_id: int):
         viewer = request.user.pk if request.user.is_authenticated else None
@@ -458,12 +459,14 @@ class ReplayDetailApi(APIView):
                     "detail": "This daily-deal win can be watched when the day is over."
                     if hidden.until
                     else "This race's games can be watched when the race is over.",
+                    "code": "replay_not_yet",
                     "available_at": _iso(hidden.until),
                 },
                 status=status.HTTP_403_FORBIDDEN,
             )
         if submission is None:
-            return Response({"detail": "No such win to watch."}, status=status.HTTP_404_NOT_FOUND)
+            refusal = {"detail": "No such win to watch.", "code": "replay_not_found"}
+            return Response(refusal, status=status.HTTP_404_NOT_FOUND)
         user = submission.user
         data = {
             "id": submission.pk,

@@ -22,33 +22,36 @@ REFUSAL_STATUS = {
     services.NotSeated: status.HTTP_403_FORBIDDEN,
 }
 
-RACE = inline_serializer(
-    "Race",
-    {
-        "id": serializers.CharField(),
-        "kind": serializers.ChoiceField(["race", "challenge"]),
-        "url": serializers.CharField(),
-        "rules": serializers.CharField(),
-        "seats": serializers.IntegerField(),
-        "time_limit_minutes": serializers.IntegerField(allow_null=True),
-        "state": serializers.ChoiceField(["lobby", "countdown", "running", "finished", "cancelled"]),
-        "host": serializers.CharField(),
-        "now": serializers.DateTimeField(),
-        "created_at": serializers.DateTimeField(),
-        "starts_at": serializers.DateTimeField(allow_null=True),
-        "ends_at": serializers.DateTimeField(allow_null=True),
-        "deadline": serializers.DateTimeField(allow_null=True, help_text="a challenge's end"),
-        "finished_at": serializers.DateTimeField(allow_null=True),
-        "grace_seconds": serializers.IntegerField(),
-        "commitment": serializers.CharField(allow_null=True),
-        "code": serializers.CharField(allow_null=True, help_text="null until the race is over"),
-        "secret": serializers.CharField(allow_null=True, help_text="null until the race is over"),
-        "places_final": serializers.BooleanField(),
-        "rematch_id": serializers.CharField(allow_null=True),
-        "your_game_id": serializers.IntegerField(allow_null=True),
-        "players": serializers.ListField(child=serializers.DictField()),
-    },
-)
+
+class RaceSerializer(serializers.Serializer):
+    """A race as GET /api/races/<id>/ answers it (races.selectors.race_view)."""
+
+    id = serializers.CharField()
+    kind = serializers.ChoiceField(["race", "challenge"])
+    url = serializers.CharField()
+    rules = serializers.CharField()
+    seats = serializers.IntegerField()
+    time_limit_minutes = serializers.IntegerField(allow_null=True)
+    state = serializers.ChoiceField(["lobby", "countdown", "running", "finished", "cancelled"])
+    host = serializers.CharField()
+    now = serializers.DateTimeField()
+    created_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True, help_text="a challenge's end")
+    finished_at = serializers.DateTimeField(allow_null=True)
+    grace_seconds = serializers.IntegerField()
+    commitment = serializers.CharField(allow_null=True)
+    code = serializers.CharField(allow_null=True, help_text="null until the race is over")
+    secret = serializers.CharField(allow_null=True, help_text="null until the race is over")
+    places_final = serializers.BooleanField()
+    rematch_id = serializers.CharField(allow_null=True)
+    your_game_id = serializers.IntegerField(allow_null=True)
+    players = serializers.ListField(child=serializers.DictField())
+
+
+# The name the race's operations use.
+RACE = RaceSerializer
 
 
 def _refused(error: services.RaceError) -> Response:
@@ -183,7 +186,7 @@ class RatingBoardApi(APIView):
     @extend_schema(
         operation_id="races_ratings",
         summary="The best race ratings of a rule set",
-        parameters=[OpenApiParameter("rules", str, description="classic (the default) or relaxed")],
+        parameters=[OpenApiParameter("rules", str, enum=RulesChoice.values, description="default classic")],
         responses={
             200: inline_serializer(
                 "RatingBoard",
@@ -226,7 +229,7 @@ class QuickMatchApi(APIView):
                 "QuickMatch",
                 {
                     "state": serializers.ChoiceField(["matched", "waiting", "left"]),
-                    "race": RACE,
+                    "race": RaceSerializer(allow_null=True, help_text="null while waiting or left"),
                     "now": serializers.DateTimeField(help_text="the server's clock, for waiting_since"),
                     "waiting_since": serializers.DateTimeField(allow_null=True),
                     "rating_window": serializers.FloatField(allow_null=True),
@@ -262,8 +265,10 @@ class QuickMatchApi(APIView):
         responses={
             204: OpenApiResponse(description="Out of the queue."),
             200: OpenApiResponse(
-                description="Someone was paired with the player meanwhile: the match stands, "
-                "`{state: matched, race}` as a quick match answers."
+                inline_serializer(
+                    "QuickMatchStands", {"state": serializers.ChoiceField(["matched"]), "race": RACE}
+                ),
+                description="Someone was paired with the player meanwhile: the match stands.",
             ),
             403: NOT_SIGNED_IN,
         },

@@ -140,9 +140,34 @@ def test_a_request_django_refuses_to_read_is_a_json_400(api):
     # Over DATA_UPLOAD_MAX_NUMBER_FIELDS (1000): Django's TooManyFieldsSent, outside DRF's refusals.
     fields = "&".join(f"f{index}=1" for index in range(1001))
 
-    response = api.post("/api/games/", fields, content_type="application/x-www-form-urlencoded")
+    response = api.get(f"/api/games/?state=issued&{fields}")
 
     assert_json_refusal(response, 400, "bad_request")
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"]
+)
+def test_a_body_that_is_not_json_is_a_json_415_and_changes_nothing(api, player, content_type):
+    response = api.post("/api/games/", "rules=classic&count=1", content_type=content_type)
+
+    body = assert_json_refusal(response, 415, "unsupported_media_type")
+    assert content_type.split(";")[0] in body["detail"]
+    assert not player.issued_games.exists()
+
+
+def test_the_frameworks_refusals_carry_a_code_too(player):
+    signed_out = APIClient().get("/api/me/")
+    no_csrf = APIClient(enforce_csrf_checks=True)
+    no_csrf.force_login(player)
+    unreadable = APIClient()
+    unreadable.force_login(player)
+
+    assert_json_refusal(signed_out, 403, "not_authenticated")
+    assert_json_refusal(no_csrf.post("/api/games/", {"rules": "classic"}), 403, "permission_denied")
+    assert_json_refusal(
+        unreadable.post("/api/games/", "{", content_type="application/json"), 400, "parse_error"
+    )
 
 
 # --- Bodies nested too deep ------------------------------------------------------------------------
@@ -180,7 +205,7 @@ def test_a_deeply_nested_body_is_refused_on_every_json_write_endpoint(api, metho
     response = getattr(api, method)(url, body, content_type="application/json")
 
     assert response.status_code == 400, response.content[:300]
-    assert response.json() == {"detail": response.json()["detail"]}
+    assert response.json() == {"detail": response.json()["detail"], "code": "parse_error"}
     assert "nested" in response.json()["detail"]
 
 

@@ -59,7 +59,12 @@ def api_exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
         return database_unavailable()
     if isinstance(exc, RequestDataTooBig):
         return request_too_large()
-    return exception_handler(exc, context)
+    response = exception_handler(exc, context)
+    if response is not None and isinstance(response.data, dict) and set(response.data) == {"detail"}:
+        # The framework's own refusals (not signed in, CSRF, throttled, unreadable JSON, …) get
+        # the stable code every refusal of a whole request has: DRF's code of the error.
+        response.data["code"] = getattr(response.data["detail"], "code", None) or "error"
+    return response
 
 
 def is_api(request: HttpRequest) -> bool:

@@ -42,6 +42,13 @@ class BoundedJSONParser(parsers.JSONParser):
         return data
 
 
+def query_data(request) -> dict[str, str]:
+    """The query string as a plain dict (the last value of each name). DRF reads a QueryDict like
+    a form, where an empty value (`?rules=`) of an optional field counts as absent; here it is a
+    value like any other, refused by a field it does not fit, as the schema says."""
+    return request.query_params.dict()
+
+
 # --- Strict JSON types: "12" is not a number and 12 is not a text ---------------------------------
 
 

@@ -307,13 +307,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # DRF's parsers, with a JSON parser that refuses deeply nested bodies (400, not 500).
-    "DEFAULT_PARSER_CLASSES": [
-        "yukon_site.api_input.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # drf-spectacular's, adding the framework's refusals (403, 404, 429, …) to every operation.
+    "DEFAULT_SCHEMA_CLASS": "yukon_site.api_schema.AutoSchema",
+    # JSON only (a form body is 415), refusing deeply nested bodies (400, not 500).
+    "DEFAULT_PARSER_CLASSES": ["yukon_site.api_input.BoundedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # JSON errors: a database outage is 503 with Retry-After, a body over the limit 413.
     "EXCEPTION_HANDLER": "yukon_site.api_errors.api_exception_handler",
 }

@@ -44,7 +44,13 @@ def test_the_account_is_read_by_its_player(api, player):
 
 
 def test_signed_out_has_no_account(db):
-    assert APIClient().get("/api/account/").status_code == 403
+    response = APIClient().get("/api/account/")
+
+    assert response.status_code == 403  # the pages ask /api/session/ instead
+    assert response.json() == {
+        "detail": "Authentication credentials were not provided.",
+        "code": "not_authenticated",
+    }
 
 
 def test_the_session_says_who_is_signed_in_with_a_200_signed_out_too(api, player):

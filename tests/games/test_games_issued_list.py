@@ -89,7 +89,10 @@ def test_signed_out_gets_no_list(db):
     response = APIClient().get(URL)
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "Authentication credentials were not provided."}
+    assert response.json() == {
+        "detail": "Authentication credentials were not provided.",
+        "code": "not_authenticated",
+    }
 
 
 def test_listing_is_not_throttled_with_issuing(api, settings):

@@ -129,7 +129,7 @@ def test_another_players_submission_answers_404(api, other_player, submit):
     response = stranger.get(f"/api/submissions/{submission_id}/")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "Not found."}
+    assert response.json() == {"detail": "Not found.", "code": "not_found"}
 
 
 # --- Cheating -----------------------------------------------------------------------------------
@@ -407,7 +407,10 @@ def test_signed_out_is_refused(db):
     )
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "Authentication credentials were not provided."}
+    assert response.json() == {
+        "detail": "Authentication credentials were not provided.",
+        "code": "not_authenticated",
+    }
     assert nothing_stored()
 
 

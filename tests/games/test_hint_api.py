@@ -131,7 +131,10 @@ def test_signed_out_gets_no_hint(db):
     response = ask(APIClient())
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "Authentication credentials were not provided."}
+    assert response.json() == {
+        "detail": "Authentication credentials were not provided.",
+        "code": "not_authenticated",
+    }
 
 
 def test_hints_are_throttled_per_player(api, settings, make_player):

@@ -88,6 +88,23 @@ describe("a ranked win refused because its game accepts no result", () => {
     assert.equal(listResults()[0].state, "sent");
   });
 
+  test("a refusal of the session (signed out, no CSRF token) keeps the result waiting", async () => {
+    const refusals = [
+      { status: 403, data: { detail: "Authentication credentials were not provided.", code: "not_authenticated" } },
+      { status: 403, data: { detail: "CSRF Failed: CSRF token missing.", code: "permission_denied" } },
+    ];
+    for (const refusal of refusals) {
+      globalThis.localStorage = new MemoryStorage();
+      rankedWin();
+      const server = fakeServer([refusal]);
+      const upload = await uploadPending({ account: PLAYER, fetchImpl: server.fetchImpl });
+      assert.equal(upload.reason, "signed_out", refusal.data.code);
+      const [entry] = listResults();
+      assert.equal(entry.state, "waiting", refusal.data.code);
+      assert.equal(entry.game, 3);
+    }
+  });
+
   test("any other refusal ends the result as rejected, sent once", async () => {
     const refusals = [
       { status: 409, data: { detail: "this client_id was already used for another submission", code: "client_id_conflict" } },

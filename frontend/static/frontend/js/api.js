@@ -58,6 +58,14 @@ async function request(url, { method = "GET", body, timeoutMs = TIMEOUT_MS, fetc
   return { ok: response.ok, status: response.status, data, retryAfter };
 }
 
+// The session's refusals (docs/api.md): signed out, or the CSRF token missing. Not a refusal of the
+// request itself: it may go through once the player signs in again.
+const SESSION_REFUSALS = ["not_authenticated", "permission_denied"];
+
+/** A 403 of the session rather than of the request (an answer without a code counts as one). */
+export const sessionRefused = ({ status, data }) =>
+  status === 403 && (!data?.code || SESSION_REFUSALS.includes(data.code));
+
 /** A refusal as one sentence: `{detail}`, `{field: [messages]}` or a log error `{log: [{message}]}`. */
 export function refusalText(data, status) {
   if (data && typeof data.detail === "string") return data.detail;

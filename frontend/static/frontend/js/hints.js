@@ -5,7 +5,7 @@
 // result (`assisted: true`), shown in the game bar and the win banner; such a result enters no
 // board. Hints need a signed-in player and a connection; ranked games get none.
 
-import { api, refusalText } from "./api.js";
+import { api, refusalText, sessionRefused } from "./api.js";
 import { FOUNDATION, Move } from "./engine.js";
 import { t } from "./i18n.js";
 import { $, describeMove } from "./ui.js";
@@ -121,7 +121,7 @@ export class Hints {
       notices.show(t("hint.throttled", { seconds: retryAfter ?? THROTTLE_DEFAULT_S }));
     } else if (status === 403 && data?.code === "ranked_game_in_play") {
       notices.show(t("hint.ranked"));
-    } else if (status === 403 && !data?.code && !String(data?.detail ?? "").startsWith("CSRF")) {
+    } else if (sessionRefused({ status, data }) && data?.code !== "permission_denied") {
       this.#explain("hint.signIn"); // signed out meanwhile
     } else {
       notices.show(t("hint.failed", { reason: refusalText(data, status) }));

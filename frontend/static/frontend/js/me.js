@@ -140,17 +140,20 @@ function gameItem(submission) {
 
 class MePage {
   async start() {
-    const { account } = await startPage();
+    const { account, fresh } = await startPage();
     this.account = account;
+    this.signedOut = fresh && !account; // the server said so (GET /api/session/)
     await this.load();
     whenOnline(() => this.load());
     document.documentElement.dataset.pageStatus = "ready";
   }
 
   async load() {
-    const me = await api("/api/me/");
-    showOffline(isOffline(me));
-    const signedOut = me.status === 403 || me.status === 401 || (isOffline(me) && !this.account);
+    // Signed out, /api/me/ is not asked: its 403 would be logged by the browser as an error.
+    const me = this.signedOut ? null : await api("/api/me/");
+    showOffline(me !== null && isOffline(me));
+    const signedOut =
+      me === null || me.status === 403 || me.status === 401 || (isOffline(me) && !this.account);
     $("[data-me-signed-out]").hidden = !signedOut;
     $("[data-me-signed-in]").hidden = signedOut;
     if (signedOut || !me.ok) {

@@ -11,7 +11,7 @@
 // deal's own board. A hidden-card game has no code to fall back on: its refusal stands. Its
 // verdict brings the code and the secret the server publishes once the game is finished.
 
-import { api, refusalText } from "./api.js";
+import { api, refusalText, sessionRefused } from "./api.js";
 import { t } from "./i18n.js";
 
 const OUTBOX_KEY = "yukon.outbox.v1";
@@ -169,7 +169,7 @@ export async function uploadPending({ account, fetchImpl } = {}) {
       sent++;
       continue;
     }
-    const refusedForGood = [400, 404, 409, 413].includes(answer.status) || (answer.status === 403 && answer.data?.code);
+    const refusedForGood = [400, 404, 409, 413].includes(answer.status) || (answer.status === 403 && !sessionRefused(answer));
     if (!refusedForGood) {
       // Offline, signed out, CSRF, throttled, the server failing: everything waits for a later try.
       const reason = answer.status === 0 ? "offline" : answer.status === 403 ? "signed_out" : `http_${answer.status}`;

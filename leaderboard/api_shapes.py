@@ -1,0 +1,71 @@
+"""The shapes the leaderboard API answers and the parameters it reads, for its schema
+(/api/schema/; the answers themselves are built in leaderboard/apis.py)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer
+from rest_framework import serializers
+
+from yukon_site.api_schema import REFUSAL
+
+MAX_PAGE_SIZE = 100
+
+
+class BoardPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+
+
+class BoardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = BoardPlayerSerializer()
+    score = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    duration_ms = serializers.IntegerField()
+    achieved_at = serializers.DateTimeField()
+    replay_url = serializers.URLField(allow_null=True, help_text="null while the daily deal's day lasts")
+
+
+class BoardPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = BoardEntrySerializer(many=True)
+
+
+class NotRankedSerializer(serializers.Serializer):
+    ranked = serializers.BooleanField(help_text="false: the player has no entry on this board")
+
+
+# A page; with around=me, `{"ranked": false}` when the player has no entry on the board.
+BOARD_ANSWER = PolymorphicProxySerializer(
+    component_name="BoardAnswer",
+    serializers=[BoardPageSerializer, NotRankedSerializer],
+    resource_type_field_name=None,
+)
+AROUND_ME_SIGNED_OUT = OpenApiResponse(REFUSAL, description="around=me signed out (`not_authenticated`).")
+CODE_PARAMETER = OpenApiParameter(
+    "code",
+    str,
+    OpenApiParameter.PATH,
+    pattern=r"^[Yy][Uu]1-[CcRr]-[A-Za-z]{7}$",
+    description="A game code, like YU1-C-AAAAAAB (any case).",
+)
+
+
+BOARD_PARAMETERS = [
+    OpenApiParameter("cursor", str, description="From a `next` or `previous` link."),
+    OpenApiParameter(
+        "page_size",
+        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+        description=f"1 … {MAX_PAGE_SIZE}; default 50.",
+    ),
+    OpenApiParameter(
+        "around", str, enum=["me"], description="The caller's entry with 10 above and 10 below."
+    ),
+]
+
+
+class ReplayHiddenSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    available_at = serializers.DateTimeField(allow_null=True, help_text="null: when the race is over")
