@@ -14,7 +14,7 @@ from games.apis import NOT_SIGNED_IN, REFUSAL
 from games.models import RulesChoice
 from races import matching, selectors, services
 from races.models import Race
-from yukon_site.api_input import StrictBooleanField, StrictIntegerField
+from yukon_site.api_input import StrictBooleanField, StrictCharField, StrictIntegerField
 
 REFUSAL_STATUS = {
     services.RaceNotFound: status.HTTP_404_NOT_FOUND,
@@ -212,7 +212,7 @@ class QuickMatchApi(APIView):
         asynchronous = StrictBooleanField(
             default=False, help_text="stop waiting: start a challenge the queue gives to the next player"
         )
-        wait = serializers.CharField(
+        wait = StrictCharField(
             max_length=64,
             required=False,
             default="",
