@@ -137,6 +137,14 @@ export function renderResultsChip(chip) {
   chip.title = t(title);
 }
 
+// A win kept on a device signed out: where it goes once sent. A ranked game's goes on the
+// leaderboards; an open deal's (a shared code, a deal dealt signed out) on its deal's board and
+// the open-deal board; a hinted one on none.
+function keptText(entry) {
+  if (isAssisted(entry)) return t("keptWin.assisted");
+  return t(entry.game != null ? "results.verdictKept" : "keptWin.open");
+}
+
 /** The win banner's verdict: where this win's result is, and the ranks once verified. */
 export function renderVerdict(banner, entry, account) {
   const box = banner.querySelector("[data-win-verdict]");
@@ -156,7 +164,7 @@ export function renderVerdict(banner, entry, account) {
         ? t("results.verdictPlaces", { kind: t(entry.game != null ? "ranked.ranked" : "ranked.open") })
         : t("results.verdictVerified")
       : !account && entry.state === "waiting"
-        ? t("results.verdictKept")
+        ? keptText(entry)
         : stateText(entry, account);
   text.textContent = [fallbackText(entry), verdict].filter(Boolean).join(" ");
   ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks) : []));
