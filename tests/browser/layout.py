@@ -10,9 +10,9 @@ LANGUAGE_KEY = "yukon.language.v1"
 
 # Each visible element matched: inside the window; its text inside its own box; not overlapping
 # another matched element; and the one a tap at its centre reaches (nothing laid over it).
-_PROBLEMS = """([selectors, hitTest]) => {
+_PROBLEMS = """([selectors, hitTest, wholePage]) => {
   const width = document.documentElement.clientWidth;
-  const problems = document.documentElement.scrollWidth > width ? [`page scrolls sideways`] : [];
+  const problems = wholePage && document.documentElement.scrollWidth > width ? [`page scrolls sideways`] : [];
   const shown = [...document.querySelectorAll(selectors)].filter((element) => {
     const box = element.getBoundingClientRect();
     const style = getComputedStyle(element);
@@ -54,9 +54,12 @@ _PROBLEMS = """([selectors, hitTest]) => {
 }"""
 
 
-def layout_problems(page: Page, selectors: str, *, hit_test: bool = True) -> list[str]:
-    """What does not fit among the visible elements matching `selectors` (see _PROBLEMS)."""
-    return page.evaluate(_PROBLEMS, [selectors, hit_test])
+def layout_problems(
+    page: Page, selectors: str, *, hit_test: bool = True, whole_page: bool = True
+) -> list[str]:
+    """What does not fit among the visible elements matching `selectors` (see _PROBLEMS); with
+    `whole_page`, the page scrolling sideways too (whatever makes it)."""
+    return page.evaluate(_PROBLEMS, [selectors, hit_test, whole_page])
 
 
 def choose_language(context, base_url: str, language: str) -> None:

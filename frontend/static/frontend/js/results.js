@@ -6,6 +6,7 @@
 
 import { RULE_NAMES, boardBase, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
 import { t } from "./i18n.js";
+import { rejectionText } from "./reasons.js";
 import { findResult, listResults, markSeen, onResultsChange, pendingResults, sendableBy, unseenResults } from "./sync.js";
 
 const BOARD_ORDER = ["all", "week", "day"];
@@ -43,11 +44,18 @@ export function stateText(entry, account) {
       if (isAssisted(entry)) return t("results.verifiedAssisted");
       return t(Object.keys(entry.ranks ?? {}).length ? "results.verified" : "results.verifiedNoBoard");
     case "rejected":
-      return sentence(t("results.rejected", { reason: entry.reason ?? t("results.refused") }));
+      return sentence(t("results.rejected", { reason: rejectedWhy(entry) }));
     default:
       return "";
   }
 }
+
+// The server's reason in the page's language when it came with its figures; else as it was kept
+// (a refusal at sending, said by the page; an older entry, in English).
+const rejectedWhy = (entry) =>
+  entry.reason_code && entry.reason_params
+    ? rejectionText({ code: entry.reason_code, message: entry.reason, params: entry.reason_params })
+    : (entry.reason ?? t("results.refused"));
 
 // A hint was used: as the server counted it once verified (it may know of a hint given elsewhere).
 const isAssisted = (entry) => entry.verdict?.assisted ?? entry.assisted === true;
