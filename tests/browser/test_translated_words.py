@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from helpers import READY, make_player, recorded_win, sign_in, winning_game
+from helpers import READY, WIN, make_player, open_game, play_all, recorded_win, sign_in, winning_game
 from layout import LANGUAGES, SIZES, choose_language, layout_problems, settled
 from playwright.sync_api import Page, expect
 from test_accessibility import AXE, assert_no_axe_violation
@@ -190,3 +190,38 @@ def test_a_refused_result_is_explained_in_the_players_language(
         assert layout_problems(page, outcome, hit_test=False, whole_page=False) == [], size
         page.locator(ME_GAME).first.screenshot(path=artifacts_dir / f"refused-me-{size}-{language}.png")
     assert_no_axe_violation(page, axe, f"/me with refused results in {language}")
+
+
+def test_a_refused_win_is_explained_on_the_win_banner_in_each_language(
+    live_server, page: Page, context, settings, axe, artifacts_dir
+):
+    # A minimum pace no person keeps: the win the table sends is refused (timing_average).
+    settings.SUBMISSION_MIN_AVERAGE_MOVE_MS = 60_000
+    player = make_player("ravi")
+    sign_in(context, live_server.url, player)
+    page.emulate_media(reduced_motion="reduce")
+    open_game(page, live_server.url, CODE)
+    expect(page.locator("[data-account-name]")).to_have_text("ravi")
+    play_all(page, Game(CODE), TOKENS)
+    verdict = page.locator(f"{WIN} [data-win-verdict]")
+    expect(verdict).to_have_attribute("data-state", "rejected", timeout=15_000)
+    refused = Submission.objects.get(user=player)
+    assert (refused.status, refused.reason_code) == ("rejected", "timing_average")
+    assert refused.reason_params["minimum_ms"] == 60_000
+    parts = f"{WIN} h2, {WIN} [data-verdict-text], {WIN} .buttons button"
+    for language in LANGUAGES:
+        if language != "en":  # the won game stays on the table; its banner comes back in the new language
+            with page.expect_navigation():
+                page.select_option("#language-picker", language)
+            page.wait_for_selector(READY)
+        expect(page.locator(WIN)).to_be_visible()
+        words = reason_words(language, "timing_average", refused.reason_params)
+        expect(verdict.locator("[data-verdict-text]")).to_contain_text(words)
+        if language != "en":
+            expect(verdict).not_to_contain_text(refused.reason)
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            settled(page)
+            assert layout_problems(page, parts, hit_test=False) == [], f"{language} at {size}"
+            page.locator(WIN).screenshot(path=artifacts_dir / f"refused-banner-{size}-{language}.png")
+        assert_no_axe_violation(page, axe, f"the win banner of a refused win in {language}")
