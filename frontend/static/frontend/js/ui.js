@@ -234,7 +234,7 @@ export class NewGameDialog {
   /**
    * Resolves with the player's choice: `{rules}` for a new deal, `{code}` for a typed code,
    * `{results: true}` to see the results; null when the dialog is closed without one.
-   * `signedIn`: a new deal is ranked; signed out, it is an open deal (the note says which).
+   * `signedIn`: a new deal is ranked; signed out, it is unranked (the note says which).
    */
   async open(rules, { winnableOnly = false, signedIn = false } = {}) {
     this.signedIn = signedIn;
@@ -248,7 +248,7 @@ export class NewGameDialog {
     return closedWith === "results" ? { results: true } : this.choice;
   }
 
-  // What a new deal is for this player: ranked signed in, an open deal signed out; neither
+  // What a new deal is for this player: ranked signed in, unranked signed out; neither
   // note with winnable deals, whose option says why.
   #showNote() {
     this.dealNote.hidden = this.winnable.checked || !this.signedIn;
