@@ -226,14 +226,26 @@ class SubmissionOutputSerializer(serializers.Serializer):
     @extend_schema_field(
         inline_serializer(
             "RejectionReason",
-            {"code": serializers.CharField(), "message": serializers.CharField()},
+            {
+                "code": serializers.CharField(
+                    help_text="Stable: an engine refusal or a server check (docs/api.md)."
+                ),
+                "message": serializers.CharField(help_text="The reason in English, for API clients."),
+                "params": serializers.DictField(
+                    help_text="The reason's figures, for a page to word it in its language."
+                ),
+            },
             allow_null=True,
         )  # fmt: skip
     )
     def get_reason(self, submission) -> dict | None:
         if submission.status != "rejected":
             return None
-        return {"code": submission.reason_code, "message": submission.reason}
+        return {
+            "code": submission.reason_code,
+            "message": submission.reason,
+            "params": submission.reason_params,
+        }
 
     def get_commitment(self, submission) -> str | None:
         """Published with the code once the game is finished (it is, once it has a submission)."""

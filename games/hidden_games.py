@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import CARD_NAMES, Game, HiddenCardGame, Place, Refusal, dealt_card, visible_deal
-from games.hidden_record import prefix_conflict
+from games.hidden_record import prefix_conflict, prefix_mismatch
 from games.models import IssuedGame, Reveal, Submission
 from games.selectors import game_expiry_cutoff
 from games.services import (
@@ -293,8 +293,8 @@ def game_known_deal(game: IssuedGame) -> dict:
 # --- Checks of a finished game's result (the verification's judge) -------------------------------
 
 
-def hidden_game_problem(*, submission: Submission) -> tuple[str, str] | None:
-    """(code, reason) when a hidden-card game's legal result is not a game its player could have
+def hidden_game_problem(*, submission: Submission) -> tuple[str, str, dict] | None:
+    """(code, reason, figures) when a hidden-card game's legal result is not a game its player could have
     played as shown: `prefix_conflict`, `unrevealed_card` (`hidden_log_problem`), then
     `timing_reveals` (`reveals_timing_problem`)."""
     return hidden_log_problem(
@@ -302,19 +302,28 @@ def hidden_game_problem(*, submission: Submission) -> tuple[str, str] | None:
     ) or reveals_timing_problem(submission=submission)
 
 
-def hidden_log_problem(*, game: IssuedGame, tokens: list[str], times: list[int]) -> tuple[str, str] | None:
-    """(code, reason) when a hidden-card game's legal log is not the game its player was shown:
-    it does not extend the recorded prefix (`prefix_conflict`), or it plays on after a card it
-    turned up and the server never revealed (`unrevealed_card`)."""
-    if problem := prefix_conflict(game, tokens=tokens, times=times, must_extend=True):
-        return "prefix_conflict", problem
-    if error := _play(hidden_game_position(game, list(game.reveals.all())), tokens):
-        return "unrevealed_card", f"{error['message']}; the server never revealed it to this game"
+def hidden_log_problem(
+    *, game: IssuedGame, tokens: list[str], times: list[int]
+) -> tuple[str, str, dict] | None:
+    """(code, reason, figures) when a hidden-card game's legal log is not the game its player was
+    shown: it does not extend the recorded prefix (`prefix_conflict`), or it plays on after a card
+    it turned up and the server never revealed (`unrevealed_card`)."""
+    if mismatch := prefix_mismatch(game, tokens=tokens, times=times, must_extend=True):
+        return ("prefix_conflict", *mismatch)
+    position = hidden_game_position(game, list(game.reveals.all()))
+    if error := _play(position, tokens):
+        waiting = position.awaiting_reveal  # the place whose card never came (the position stopped there)
+        figures = {
+            "move": error["index"] + 1,
+            "token": error["token"],
+            "column": None if waiting is None else waiting.column + 1,
+        }
+        return "unrevealed_card", f"{error['message']}; the server never revealed it to this game", figures
     return None
 
 
-def reveals_timing_problem(*, submission: Submission) -> tuple[str, str] | None:
-    """(`timing_reveals`, reason) when the page counted more play between two of the server's
+def reveals_timing_problem(*, submission: Submission) -> tuple[str, str, dict] | None:
+    """(`timing_reveals`, reason, figures) when the page counted more play between two of the server's
     marks than its clock saw pass between them, by more than REVEAL_CLOCK_TOLERANCE_MS. The marks:
     the game's issue (page time 0), each reveal (the page's time at the move that turned the card
     up, the server's receipt), the result (its duration, its receipt). One-sided: the page's clock
@@ -322,22 +331,35 @@ def reveals_timing_problem(*, submission: Submission) -> tuple[str, str] | None:
     granted once: 21 reveals cannot bank 21 tolerances of invented play."""
     game = submission.game
     tolerance = settings.REVEAL_CLOCK_TOLERANCE_MS
-    marks = [("the game's issue", 0, game.issued_at)]
+    # (words, the reveal's move or None, page time, server time); figures: None = the issue or the result
+    marks = [("the game's issue", None, 0, game.issued_at)]
     for reveal in game_reveals(game):
-        marks.append((f"the reveal at move {reveal.prefix_length}", reveal.page_time_ms, reveal.received_at))
-    marks.append(("this result", submission.duration_ms, submission.received_at))
+        words = f"the reveal at move {reveal.prefix_length}"
+        marks.append((words, reveal.prefix_length, reveal.page_time_ms, reveal.received_at))
+    marks.append(("this result", None, submission.duration_ms, submission.received_at))
 
     def server_ms(at: datetime) -> int:
         return int((at - game.issued_at).total_seconds() * 1000)
 
     behind = marks[0]  # the earlier mark where the page's clock was furthest behind the server's
     for mark in marks[1:]:
-        (since, page_from, server_from), (until, page_to, server_to) = behind, mark
+        (since, since_move, page_from, server_from), (until, until_move, page_to, server_to) = behind, mark
         played_ms, passed_ms = page_to - page_from, server_ms(server_to) - server_ms(server_from)
         if played_ms > passed_ms + tolerance:
-            return "timing_reveals", (
-                f"the page counted {played_ms} ms of play between {since} and {until}, but only "
-                f"{passed_ms} ms passed on the server (tolerance {tolerance} ms)"
+            figures = {
+                "played_ms": played_ms,
+                "passed_ms": passed_ms,
+                "tolerance_ms": tolerance,
+                "since_move": since_move,
+                "until_move": until_move,
+            }
+            return (
+                "timing_reveals",
+                (
+                    f"the page counted {played_ms} ms of play between {since} and {until}, but only "
+                    f"{passed_ms} ms passed on the server (tolerance {tolerance} ms)"
+                ),
+                figures,
             )
         if page_to - server_ms(server_to) < page_from - server_ms(server_from):
             behind = mark

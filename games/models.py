@@ -120,6 +120,9 @@ class Submission(models.Model):
     points = models.PositiveIntegerField(null=True)
     reason_code = models.CharField(max_length=32, blank=True)
     reason = models.CharField(max_length=300, blank=True)
+    # The reason's figures (move, token, card, times…): the page words the reason from the code
+    # and these, in the player's language; `reason` is the English sentence (docs/api.md).
+    reason_params = models.JSONField(default=dict, blank=True)
     engine_version = models.CharField(max_length=16, blank=True)
     settled_at = models.DateTimeField(null=True, blank=True)
     voided = models.BooleanField(default=False)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from datetime import datetime, timedelta
 
 import redis
@@ -25,7 +26,9 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games import hooks
 from games.engine import ENGINE_VERSION, InvalidCodeError, verify
-from games.engine.move import UNDO
+from games.engine.errors import REFUSAL_CODES
+from games.engine.move import MOVES_BY_TEXT, UNDO
+from games.engine.verify import replay
 from games.hidden_games import hidden_game_problem
 from games.models import HintUse, Submission
 from games.solving import deals_par_request
@@ -45,6 +48,7 @@ class Judgement:
     points: int | None = None
     reason_code: str = ""
     reason: str = ""
+    reason_params: dict = dataclass_field(default_factory=dict)
 
     @property
     def counts(self) -> bool:
@@ -55,12 +59,47 @@ class Judgement:
         return asdict(self)
 
 
-def _rejected(code: str, reason: str, **figures) -> Judgement:
-    return Judgement(status=Status.REJECTED, won=False, reason_code=code, reason=reason[:300], **figures)
+# Every code of a rejected result (`Submission.reason_code`): the engine's refusal of a move
+# (its figures those of refusals.js, with `move` and `token`), then the server's own checks.
+# The page words each from the code and `reason_params` (docs/api.md, "Rejected").
+SERVER_REJECTION_PARAMS = {
+    "suspended": ("note",),
+    "game_not_issued": (),
+    "game_used": (),
+    "bad_code": ("code",),
+    "timing_duration": ("duration_ms", "available_ms"),
+    "timing_move": ("move", "token", "gap_ms", "minimum_ms"),
+    "timing_average": ("moves", "span_ms", "average_ms", "minimum_ms"),
+    "prefix_conflict": ("variant", "move", "token", "recorded", "time_ms", "recorded_ms", "tokens", "sent"),
+    "unrevealed_card": ("move", "token", "column"),
+    "timing_reveals": ("played_ms", "passed_ms", "tolerance_ms", "since_move", "until_move"),
+}
+REJECTION_CODES = (*REFUSAL_CODES, *SERVER_REJECTION_PARAMS)
+
+Problem = tuple[str, str, dict]  # (code, the English reason, its figures)
 
 
-def timing_problem(*, submission: Submission, tokens: list[str], moves: int) -> tuple[str, str] | None:
-    """(code, reason) when the times are beyond a human, else None. Thresholds are settings.
+def _rejected(code: str, reason: str, params: dict | None = None, **figures) -> Judgement:
+    return Judgement(
+        status=Status.REJECTED,
+        won=False,
+        reason_code=code,
+        reason=reason[:300],
+        reason_params=params or {},
+        **figures,
+    )
+
+
+def _refused_move_params(code: str, tokens: list[str], error) -> dict:
+    """The figures of the log's refused move: its number and token, and the refusal's own."""
+    position, _ = replay(code, tokens[: error.index])
+    move = MOVES_BY_TEXT.get(error.token)
+    params = position.refusal_params(error.code, move) if move is not None else {}
+    return {"move": error.index + 1, "token": error.token, **params}
+
+
+def timing_problem(*, submission: Submission, tokens: list[str], moves: int) -> Problem | None:
+    """(code, reason, figures) when the times are beyond a human, else None. Thresholds are settings.
 
     The times are the page's clock at each token: it starts with the first move, so the first
     time is 0 (pages that counted from the deal being shown send more; both are judged alike).
@@ -73,26 +112,46 @@ def timing_problem(*, submission: Submission, tokens: list[str], moves: int) -> 
     if game is not None:
         available_ms = (submission.received_at - game.issued_at).total_seconds() * 1000
         if submission.duration_ms > available_ms:
-            return "timing_duration", (
-                f"the game lasted {submission.duration_ms} ms, but only {int(available_ms)} ms passed "
-                "between its issue and this result"
+            figures = {"duration_ms": submission.duration_ms, "available_ms": int(available_ms)}
+            return (
+                "timing_duration",
+                (
+                    f"the game lasted {submission.duration_ms} ms, but only {int(available_ms)} ms passed "
+                    "between its issue and this result"
+                ),
+                figures,
             )
     minimum = settings.SUBMISSION_MIN_MOVE_MS
     for index in range(1, len(tokens)):
         token, gap = tokens[index], times[index] - times[index - 1]
         if token != UNDO and gap < minimum:
-            return "timing_move", (
-                f"move {index + 1} `{token}` came {gap} ms after the previous one; "
-                f"no one plays faster than {minimum} ms"
+            figures = {"move": index + 1, "token": token, "gap_ms": gap, "minimum_ms": minimum}
+            return (
+                "timing_move",
+                (
+                    f"move {index + 1} `{token}` came {gap} ms after the previous one; "
+                    f"no one plays faster than {minimum} ms"
+                ),
+                figures,
             )
     average_minimum = settings.SUBMISSION_MIN_AVERAGE_MOVE_MS
     gaps = moves - 1  # the first move is not timed
     if gaps > 0 and times:
         span = times[-1] - times[0]
         if span / gaps < average_minimum:
-            return "timing_average", (
-                f"{moves} moves in {span} ms from the first to the last: {span // gaps} ms a move "
-                f"on average, under the human minimum of {average_minimum} ms"
+            figures = {
+                "moves": moves,
+                "span_ms": span,
+                "average_ms": span // gaps,
+                "minimum_ms": average_minimum,
+            }
+            return (
+                "timing_average",
+                (
+                    f"{moves} moves in {span} ms from the first to the last: {span // gaps} ms a move "
+                    f"on average, under the human minimum of {average_minimum} ms"
+                ),
+                figures,
             )
     return None
 
@@ -109,7 +168,8 @@ def submission_judge(
 
     `game_used`: whether another submission holds the row's game (looked up when not given)."""
     if player_suspended:
-        return _rejected("suspended", f"the player is suspended: {suspension_reason or 'by the staff'}")
+        note = suspension_reason
+        return _rejected("suspended", f"the player is suspended: {note or 'by the staff'}", {"note": note})
     game = submission.game
     if submission.ranked:
         if game is None or game.user_id != submission.user_id:
@@ -122,7 +182,7 @@ def submission_judge(
     try:
         verdict = verify(submission.code, tokens)
     except InvalidCodeError as error:
-        return _rejected("bad_code", str(error))
+        return _rejected("bad_code", str(error), {"code": submission.code})
     figures = {
         "moves": verdict.moves,
         "foundation_cards": verdict.foundation_cards,
@@ -130,7 +190,8 @@ def submission_judge(
         "points": verdict.points,
     }
     if verdict.error is not None:
-        return _rejected(verdict.error.code, str(verdict.error), **figures)
+        params = _refused_move_params(submission.code, tokens, verdict.error)
+        return _rejected(verdict.error.code, str(verdict.error), params, **figures)
     if problem := timing_problem(submission=submission, tokens=tokens, moves=verdict.moves):
         return _rejected(*problem, **figures)
     if game is not None and game.hidden and (problem := hidden_game_problem(submission=submission)):

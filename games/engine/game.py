@@ -27,6 +27,11 @@ SUIT_COUNT = 4
 # ``_location`` of a card lying face down at a place that is not known (games from a visible deal)
 UNKNOWN_PLACE = FOUNDATION + 1
 
+# The refusals whose message names a card or a figure (``Game.refusal_params``).
+_REFUSALS_WITH_FIGURES = frozenset(
+    ("same_column", "foundation_order", "group_too_large", "wrong_rank", "wrong_colour")
+)
+
 # History entry: (card, source, destination, index the group started at in the destination, flipped)
 _Entry = tuple[int, int, int, int, bool]
 
@@ -313,6 +318,31 @@ class Game:
         return MOVES[card][dest]
 
     # ----------------------------------------------------------------- messages
+
+    def refusal_params(self, refusal: str, move: Move | None = None) -> dict[str, Any]:
+        """The figures of a refusal's message, as the browser engine's catalogs take them
+        (refusals.js: ``variant`` picks a template); the same words as ``explain``."""
+        if move is None or refusal not in _REFUSALS_WITH_FIGURES:
+            return {}
+        card = move.card
+        label = CARD_LABELS[card]
+        if refusal == "same_column":
+            if self._location[card] == FOUNDATION:
+                return {"variant": "foundation", "card": label}
+            return {"variant": "column", "card": label, "column": move.dest + 1}
+        if refusal == "foundation_order":
+            suit = SUIT[card]
+            return {"suit": suit_symbol(suit), "needs": CARD_LABELS[suit * 13 + self._foundations[suit]]}
+        if refusal == "group_too_large":
+            column = self._columns[self._location[card]]
+            return {"size": len(column) - column.index(card), "limit": MAX_GROUP}
+        rank = RANK[card]
+        if rank == KING:
+            return {"variant": "king", "card": label}
+        needs = {"card": label, "rank": rank_label(rank + 1)}
+        if self._classic:
+            return {"variant": "black" if RED[card] else "red", **needs}
+        return {"variant": "any_an" if rank_label(rank + 1) == "8" else "any", **needs}
 
     def explain(self, refusal: str, move: Move | None = None) -> str:
         """The sentence a player reads for a refusal, specific to the rule set."""

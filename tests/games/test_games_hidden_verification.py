@@ -108,6 +108,13 @@ def test_the_tolerance_is_granted_once_not_once_a_reveal(game):
         f"the page counted {played} ms of play between the reveal at move {EXPOSING[0]} and the "
         f"reveal at move {EXPOSING[3]}, but only {played - 3000} ms passed on the server (tolerance 2000 ms)",
     )
+    assert submission.reason_params == {
+        "played_ms": played,
+        "passed_ms": played - 3000,
+        "tolerance_ms": 2000,
+        "since_move": EXPOSING[0],
+        "until_move": EXPOSING[3],
+    }
 
 
 def test_the_result_itself_is_a_mark_of_the_servers_clock(game):
@@ -133,6 +140,8 @@ def test_a_result_received_too_soon_after_the_last_reveal_is_rejected(game):
         f"the page counted {played} ms of play between the reveal at move {EXPOSING[0]} and this result, "
         f"but only {played - 2500} ms passed on the server (tolerance 2000 ms)",
     )
+    marks = submission.reason_params["since_move"], submission.reason_params["until_move"]
+    assert marks == (EXPOSING[0], None)  # from the first reveal to this result
 
 
 def test_the_first_reveal_is_measured_from_the_issue(game):
@@ -174,6 +183,7 @@ def test_a_result_played_past_a_card_never_revealed_is_rejected(api, game, submi
         "code": "unrevealed_card",
         "message": f"move {EXPOSING[3] + 1} `{token}`: the card turned up in column {column + 1} is not "
         "known yet; the server never revealed it to this game",
+        "params": {"move": EXPOSING[3] + 1, "token": token, "column": column + 1},
     }
 
 
@@ -195,6 +205,7 @@ def test_a_log_that_does_not_extend_the_record_is_a_prefix_conflict_for_the_judg
     assert problem == (
         "prefix_conflict",
         f"the time of move 4 ({times[3]} ms) differs from the server's record of this game ({TIMES[3]} ms)",
+        {"variant": "time", "move": 4, "time_ms": times[3], "recorded_ms": TIMES[3]},
     )
     assert hidden_log_problem(game=game, tokens=TOKENS[:14], times=TIMES[:14]) is None
 

@@ -154,7 +154,11 @@ def test_an_illegal_move_is_rejected_with_its_index_token_and_reason(api, submit
     result = detail(api, response.json()["id"])
     assert result["status"] == "rejected"
     assert result["won"] is False
-    assert result["reason"] == {"code": "wrong_colour", "message": "move 1 `7S>5`: 7♠ needs a red 8"}
+    assert result["reason"] == {
+        "code": "wrong_colour",
+        "message": "move 1 `7S>5`: 7♠ needs a red 8",
+        "params": {"move": 1, "token": "7S>5", "variant": "red", "card": "7♠", "rank": "8"},
+    }
 
 
 def test_another_players_game_is_refused_and_nothing_is_stored(api, other_player, issue_game, submit):
@@ -245,7 +249,11 @@ def test_a_suspended_player_is_refused_with_a_clear_reason(api, player, submit):
 
     result = detail(api, response.json()["id"])
     assert result["status"] == "rejected"
-    assert result["reason"] == {"code": "suspended", "message": "the player is suspended: bot play"}
+    assert result["reason"] == {
+        "code": "suspended",
+        "message": "the player is suspended: bot play",
+        "params": {"note": "bot play"},
+    }
 
 
 def test_finished_at_in_the_future_is_refused(api, submit):

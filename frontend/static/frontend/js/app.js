@@ -35,6 +35,7 @@ const MEASURES_KEPT = 1000;
 const LEAVE_UNRANKED = { title: "confirm.title", text: "confirm.text", yes: "confirm.leave" };
 const LEAVE_RANKED = { title: "confirm.rankedTitle", text: "confirm.rankedText", yes: "confirm.rankedYes" };
 const REWIND_RANKED = { title: "confirm.rewindTitle", text: "confirm.rewindText", yes: "confirm.rewindYes" };
+const REDEAL_UNRANKED = { title: "redealAsk.title", text: "redealAsk.text", yes: "redealAsk.yes" };
 const RECORDED_ELSEWHERE = { title: "reveal.conflictTitle", text: "reveal.conflictText", yes: "reveal.conflictYes" };
 const asked = (keys) => Object.fromEntries(Object.entries(keys).map(([part, key]) => [part, t(key)]));
 const TOUR_PARAMETER = "tour"; // /?tour=1: Help's link to the walkthrough
@@ -327,10 +328,13 @@ class App {
 
   // ---- games ---------------------------------------------------------------------------
 
-  /** Leave the game in progress only if the player agrees (nothing to lose: no question). */
-  async #mayLeave() {
+  /**
+   * Leave the game in progress only if the player agrees (nothing to lose: no question);
+   * `unranked` is the question for an unranked game (leaving it, or dealing it again).
+   */
+  async #mayLeave(unranked = LEAVE_UNRANKED) {
     if (!this.session.started || this.session.won) return true;
-    return confirmDialog(asked(this.session.ranked ? LEAVE_RANKED : LEAVE_UNRANKED));
+    return confirmDialog(asked(this.session.ranked ? LEAVE_RANKED : unranked));
   }
 
   /**
@@ -371,7 +375,7 @@ class App {
       if (session.started && (await confirmDialog(asked(REWIND_RANKED)))) this.#rewind();
       return;
     }
-    if (!(await this.#mayLeave())) return;
+    if (!(await this.#mayLeave(REDEAL_UNRANKED))) return;
     // A won ranked deal is played again as its code: unranked (a hidden-card game's code is
     // published with the server's verdict).
     const code = session.code ?? this.#publishedCode();
@@ -392,7 +396,7 @@ class App {
   }
 
   async newGame() {
-    const choice = await this.newGameDialog.open(this.session.rules, this.settings);
+    const choice = await this.newGameDialog.open(this.session.rules, { ...this.settings, signedIn: Boolean(this.account) });
     if (choice?.results) this.results.open();
     else if (choice?.code && (await this.#mayLeave())) this.startGame({ code: choice.code, origin: ORIGINS.code });
     else if (choice?.rules) await this.newDeal(choice.rules);

@@ -20,7 +20,8 @@ function row(rank, name, me, ...cells) {
     "tr",
     { class: mine ? "me" : null, dataset: { entry: "", rank, player: name, ...(mine ? { me: "" } : {}) } },
     el("td", { class: "rank" }, formatNumber(rank)),
-    el("td", { class: "player" }, el("span", { class: "name" }, name)),
+    // "(you)" after the name is drawn by the style sheet from data-you, in the page's language.
+    el("td", { class: "player" }, el("span", { class: "name", dataset: mine ? { you: t("boardsMine.you") } : {} }, name)),
     ...cells,
   );
 }

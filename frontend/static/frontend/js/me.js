@@ -7,6 +7,7 @@ import { api, apiPath } from "./api.js";
 import { shownBest } from "./bests.js";
 import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate, formatWhen } from "./dom.js";
 import { t } from "./i18n.js";
+import { rejectionText } from "./reasons.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 import { pendingResults } from "./sync.js";
 
@@ -104,7 +105,7 @@ function rulesCard(rules, figures, deviceBest) {
 function resultText(submission) {
   if (submission.status === "pending") return [t("me.checking"), "pending"];
   if (submission.status === "rejected") {
-    return [t("results.rejected", { reason: submission.reason?.message ?? t("results.refused") }), "rejected"];
+    return [t("results.rejected", { reason: rejectionText(submission.reason) }), "rejected"];
   }
   if (submission.voided) return [t("me.voided"), "voided"];
   return submission.won ? [t("me.won"), "won"] : [t("me.notWon"), "lost"];

@@ -6,6 +6,7 @@
 
 import { RULE_NAMES, boardBase, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
 import { t } from "./i18n.js";
+import { rejectionText } from "./reasons.js";
 import { findResult, listResults, markSeen, onResultsChange, pendingResults, sendableBy, unseenResults } from "./sync.js";
 
 const BOARD_ORDER = ["all", "week", "day"];
@@ -43,11 +44,18 @@ export function stateText(entry, account) {
       if (isAssisted(entry)) return t("results.verifiedAssisted");
       return t(Object.keys(entry.ranks ?? {}).length ? "results.verified" : "results.verifiedNoBoard");
     case "rejected":
-      return sentence(t("results.rejected", { reason: entry.reason ?? t("results.refused") }));
+      return sentence(t("results.rejected", { reason: rejectedWhy(entry) }));
     default:
       return "";
   }
 }
+
+// The server's reason in the page's language when it came with its figures; else as it was kept
+// (a refusal at sending, said by the page; an older entry, in English).
+const rejectedWhy = (entry) =>
+  entry.reason_code && entry.reason_params
+    ? rejectionText({ code: entry.reason_code, message: entry.reason, params: entry.reason_params })
+    : (entry.reason ?? t("results.refused"));
 
 // A hint was used: as the server counted it once verified (it may know of a hint given elsewhere).
 const isAssisted = (entry) => entry.verdict?.assisted ?? entry.assisted === true;
@@ -137,6 +145,14 @@ export function renderResultsChip(chip) {
   chip.title = t(title);
 }
 
+// A win kept on a device signed out: where it goes once sent. A ranked game's goes on the
+// leaderboards; an open deal's (a shared code, a deal dealt signed out) on its deal's board and
+// the open-deal board; a hinted one on none.
+function keptText(entry) {
+  if (isAssisted(entry)) return t("keptWin.assisted");
+  return t(entry.game != null ? "results.verdictKept" : "keptWin.open");
+}
+
 /** The win banner's verdict: where this win's result is, and the ranks once verified. */
 export function renderVerdict(banner, entry, account) {
   const box = banner.querySelector("[data-win-verdict]");
@@ -156,7 +172,7 @@ export function renderVerdict(banner, entry, account) {
         ? t("results.verdictPlaces", { kind: t(entry.game != null ? "ranked.ranked" : "ranked.open") })
         : t("results.verdictVerified")
       : !account && entry.state === "waiting"
-        ? t("results.verdictKept")
+        ? keptText(entry)
         : stateText(entry, account);
   text.textContent = [fallbackText(entry), verdict].filter(Boolean).join(" ");
   ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks) : []));

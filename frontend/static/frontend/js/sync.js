@@ -222,7 +222,8 @@ export async function pollSent({ account, fetchImpl } = {}) {
       const unchanged = entry.asked_again === code; // asked again, and still refused for the same reason
       update(
         entry.client_id,
-        { ...published(entry, submission), state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: code },
+        // The reason's figures too: the page words it in the player's language (reasons.js).
+        { ...published(entry, submission), state: "rejected", reason: submission.reason?.message ?? t("results.refused"), reason_code: code, reason_params: submission.reason?.params ?? null },
         { news: !unchanged },
       );
     } else if (answer.status === 404) {

@@ -239,6 +239,7 @@ export class NewGameDialog {
     this.error = $("[data-code-error]", dialog);
     this.winnable = $('input[name="winnableOnly"]', dialog);
     this.dealNote = $("[data-deal-note]", dialog);
+    this.signedOutNote = $("[data-deal-note-signed-out]", dialog);
     this.winnable.addEventListener("change", () => {
       this.#showNote();
       onWinnable(this.winnable.checked);
@@ -257,8 +258,10 @@ export class NewGameDialog {
   /**
    * Resolves with the player's choice: `{rules}` for a new deal, `{code}` for a typed code,
    * `{results: true}` to see the results; null when the dialog is closed without one.
+   * `signedIn`: a new deal is ranked; signed out, it is unranked (the note says which).
    */
-  async open(rules, { winnableOnly = false } = {}) {
+  async open(rules, { winnableOnly = false, signedIn = false } = {}) {
+    this.signedIn = signedIn;
     this.choice = null;
     for (const radio of this.dialog.querySelectorAll('input[name="rules"]')) radio.checked = radio.value === rules;
     this.winnable.checked = winnableOnly;
@@ -269,9 +272,11 @@ export class NewGameDialog {
     return closedWith === "results" ? { results: true } : this.choice;
   }
 
-  // "Signed in, a new deal is ranked" is not so with winnable deals: the option says why.
+  // What a new deal is for this player: ranked signed in, unranked signed out; neither
+  // note with winnable deals, whose option says why.
   #showNote() {
-    this.dealNote.hidden = this.winnable.checked;
+    this.dealNote.hidden = this.winnable.checked || !this.signedIn;
+    this.signedOutNote.hidden = this.winnable.checked || this.signedIn;
   }
 
   #deal() {

@@ -1,7 +1,9 @@
 // The first-game walkthrough: on a fixed easy deal, the table lights a suggested move, says
 // in one sentence what it teaches, and waits for the player to make it with the usual
-// gestures. Offered once to a new player (remembered on the device), skippable at any step,
-// and started again from Help (the table's dialog, or /help's link to /?tour=1).
+// gestures. Offered to a new player until answered (Take the tour, No thanks, or a first move:
+// remembered on the device), so a page reloaded first, as a change of language does, offers it
+// again; skippable at any step, and started again from Help (the table's dialog, or /help's link
+// to /?tour=1).
 
 import { FOUNDATION, Move, cardLabel, suitOf } from "./engine.js";
 import { t } from "./i18n.js";
@@ -25,6 +27,7 @@ export const WALKTHROUGH = Object.freeze({
 });
 
 const STORAGE_KEY = "yukon.tour.v1"; // {state: "offered" | "declined" | "active" | "done" | "skipped"}
+const UNANSWERED = new Set([null, "offered"]); // shown, but neither taken nor declined yet
 
 function readState() {
   try {
@@ -79,9 +82,9 @@ export class Walkthrough {
     return this.active ? Move.parse(WALKTHROUGH.steps[this.#step].move) : null;
   }
 
-  /** Offer the walkthrough once, to a device that has never seen it, with no game under way. */
+  /** Offer the walkthrough to a device that has not answered the offer, with no game under way. */
   offerOnce() {
-    if (readState() !== null || this.app.session.started) return;
+    if (!UNANSWERED.has(readState()) || this.app.session.started) return;
     writeState("offered");
     this.offerBox.hidden = false;
   }
@@ -126,6 +129,7 @@ export class Walkthrough {
 
   /** A move was played: the next step, or the end. */
   moved(move) {
+    if (!this.offerBox.hidden) this.#hideOffer("declined"); // played on instead: the answer is no
     if (!this.active || !this.allows(move)) return;
     this.#step++;
     if (!this.active) writeState("done");
