@@ -379,3 +379,23 @@ def test_the_table_and_help_fit_in_each_language(
     page.screenshot(path=artifacts_dir / f"signup-{size}-{language}.png", full_page=True)
     signup_problems = page.evaluate(FIND_OVERFLOW, ACCOUNT_PARTS)
     assert (table_problems, help_problems, signup_problems) == ([], [], [])
+
+
+ME_PARTS = "main h1, main h2, main h3, main dt, main dd, main a, .site-header a, .site-header select"
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_the_players_figures_fit_in_each_language(live_server, page: Page, context, language, artifacts_dir):
+    """/me's figures per rule set (best score, wins, streaks…): their labels are long words in
+    Malay and Tagalog, and must wrap in their boxes rather than push the page sideways."""
+    player = make_player(f"Figures-{language}")
+    choose(context, live_server.url, language)
+    sign_in(context, live_server.url, player)
+    problems = {}
+    for size, (width, height) in {"phone": (360, 740), "tablet": (768, 1024), "desktop": (1366, 768)}.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{live_server.url}/me")
+        expect(page.locator('[data-rules-figures="classic"] [data-figure="best_streak"]')).to_be_visible()
+        page.screenshot(path=artifacts_dir / f"me-figures-{size}-{language}.png", full_page=True)
+        problems[size] = page.evaluate(FIND_OVERFLOW, ME_PARTS)
+    assert problems == {"phone": [], "tablet": [], "desktop": []}
