@@ -52,6 +52,17 @@ def refusal_of(game: Game, token: str) -> tuple[str, str]:
     return code, game.explain(code, move)
 
 
+def device_figures(page: Page, base_url: str, rules: str) -> dict[str, str]:
+    """The device's own figures of `rules` as /me shows them (stats.js), signed in or not."""
+    page.goto(f"{base_url}/me")
+    card = page.locator(f'[data-device-figures="{rules}"]')
+    expect(card).to_be_visible()
+    return {
+        key: card.locator(f'[data-figure="{key}"]').inner_text()
+        for key in ("games", "wins", "win_rate", "current_streak", "best_streak", "fewest_moves")
+    }
+
+
 def confirm_leaving(page: Page) -> None:
     page.locator('[data-dialog="confirm"] [data-close="leave"]').click()
 
@@ -187,6 +198,13 @@ def test_redeal_new_deal_and_a_typed_code(live_server, page: Page):
     assert re.fullmatch(r"YU1-R-[A-Z]{7}", new_code)
     assert_shows(page, Game(new_code))
     expect(page.locator("[data-share-link]")).to_have_attribute("href", f"/play/{new_code}")
+    # On the device: the Classic game left after a move counts as played and not won; the games
+    # left with no move made count for nothing.
+    assert device_figures(page, live_server.url, "classic") == {
+        "games": "1", "wins": "0", "win_rate": "0%", "current_streak": "0", "best_streak": "0",
+        "fewest_moves": "—",
+    }  # fmt: skip
+    assert device_figures(page, live_server.url, "relaxed")["games"] == "0"
 
 
 def test_relaxed_accepts_a_same_colour_move_that_classic_refuses(live_server, page: Page):
@@ -262,6 +280,11 @@ def test_a_whole_game_won_through_the_table(live_server, page: Page):
     tap_card(page, "KC")
     page.keyboard.press("u")
     wait_for_moves(page, game.moves_made)
+    # The device counts the game it saw won, signed out as it is (the server knows nothing yet).
+    assert device_figures(page, live_server.url, "classic") == {
+        "games": "1", "wins": "1", "win_rate": "100%", "current_streak": "1", "best_streak": "1",
+        "fewest_moves": str(game.moves_made),
+    }  # fmt: skip
 
 
 def test_a_reload_resumes_the_game_exactly(live_server, page: Page):

@@ -20,6 +20,7 @@ import { Keys } from "./keys.js";
 import { ResultsView } from "./results.js";
 import { Revealer, dailyGame, recordedGame } from "./reveals.js";
 import { ORIGINS, Session } from "./session.js";
+import { countGame } from "./stats.js";
 import * as store from "./store.js";
 import { ResultsSync, findResult, onResultsChange } from "./sync.js";
 import { Table } from "./table.js";
@@ -224,7 +225,10 @@ class App {
     this.say(text);
     this.walkthrough.moved(move);
     this.revealer.ask();
-    if (game.isWon()) this.#showWin(true);
+    if (game.isWon()) {
+      countGame({ rules: this.session.rules, won: true, moves: game.movesMade, durationMs: this.session.clock.elapsed() });
+      this.#showWin(true);
+    }
     return null;
   }
 
@@ -346,6 +350,7 @@ class App {
     this.input.cancelDrag();
     this.input.clearSelection();
     this.session.clock.stop();
+    if (!replaces) this.#countLeft(this.session);
     this.walkthrough.end(); // any other game ends the walkthrough (startWalkthrough begins it after)
     if (!replaces && this.dealer.leave(this.session)) this.sync.kick();
     this.session = new Session(code, { ...resumed, issued, origin }); // assisted if hinted before (hints.refresh)
@@ -359,6 +364,12 @@ class App {
     this.say(t(said, { code }));
     if (why) this.notices.show(why);
     this.revealer.ask();
+  }
+
+  /** The device's stats (stats.js): a game left with a move made and not won counts as played. */
+  #countLeft(session) {
+    if (!session.started || session.won || this.walkthrough.active) return;
+    countGame({ rules: session.rules, won: false, moves: session.game.movesMade, durationMs: session.clock.elapsed() });
   }
 
   async newDeal(rules = this.session.rules) {

@@ -9,6 +9,7 @@ import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate,
 import { t } from "./i18n.js";
 import { rejectionText } from "./reasons.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
+import { deviceStats, winRate } from "./stats.js";
 import { pendingResults } from "./sync.js";
 
 const PERIOD_KEYS = { all: "me.allTime", week: "me.thisWeek", day: "me.today" };
@@ -102,6 +103,28 @@ function rulesCard(rules, figures, deviceBest) {
   );
 }
 
+// Every game played on this device (stats.js), signed in or not: unranked games left
+// unfinished are known here only.
+function deviceStatsCard(rules) {
+  const figures = deviceStats(rules);
+  return el(
+    "article",
+    { class: "figure-card", dataset: { deviceFigures: rules } },
+    el("h3", {}, RULE_NAMES[rules]),
+    el(
+      "dl",
+      { class: "facts" },
+      figure(t("me.games"), formatNumber(figures.games), "games"),
+      figure(t("me.wins"), formatNumber(figures.wins), "wins"),
+      figure(t("me.winRate"), formatRate(winRate(figures)), "win_rate"),
+      figure(t("me.currentStreak"), formatNumber(figures.currentStreak), "current_streak"),
+      figure(t("me.bestStreak"), formatNumber(figures.bestStreak), "best_streak"),
+      figure(t("me.fewestMoves"), formatNumber(figures.fewestMoves), "fewest_moves"),
+      figure(t("me.fastestWin"), figures.bestTimeMs === null ? "—" : formatDuration(figures.bestTimeMs), "fastest_win_ms"),
+    ),
+  );
+}
+
 function resultText(submission) {
   if (submission.status === "pending") return [t("me.checking"), "pending"];
   if (submission.status === "rejected") {
@@ -157,6 +180,7 @@ class MePage {
       me === null || me.status === 403 || me.status === 401 || (isOffline(me) && !this.account);
     $("[data-me-signed-out]").hidden = !signedOut;
     $("[data-me-signed-in]").hidden = signedOut;
+    this.#showDeviceStats();
     if (signedOut || !me.ok) {
       if (!signedOut) $("[data-figures]").replaceChildren(el("p", { class: "board-message" }, t("me.figuresOffline")));
       return;
@@ -166,6 +190,16 @@ class MePage {
     $("[data-figures]").replaceChildren(...Object.entries(me.data.rules).map(([rules, figures]) => rulesCard(rules, figures, shownBest(rules))));
     this.#showDevice();
     await this.#showHistory("/api/submissions/?page_size=20", false);
+  }
+
+  #showDeviceStats() {
+    const section = $("[data-device-stats]");
+    section.replaceChildren(
+      el("h2", { id: "device-stats-title" }, t("me.deviceStatsTitle")),
+      el("p", { class: "muted" }, t("me.deviceStatsFrom")),
+      el("div", { class: "figure-cards" }, ...Object.keys(RULE_NAMES).map(deviceStatsCard)),
+    );
+    section.hidden = false;
   }
 
   #showDevice() {

@@ -7,6 +7,7 @@ const KEYS = Object.freeze({
   settings: "yukon.settings.v1",
   game: "yukon.game.v1",
   bests: "yukon.bests.v1",
+  stats: "yukon.stats.v1",
 });
 
 export const DEFAULT_SETTINGS = Object.freeze({
@@ -90,3 +91,11 @@ export function loadBests() {
 }
 
 export const saveBests = (bests) => write(KEYS.bests, bests);
+
+/** Every game played on this device (stats.js): `{classic: figures | undefined, relaxed: …}`. */
+export function loadStats() {
+  const saved = read(KEYS.stats);
+  return isObject(saved) ? saved : {};
+}
+
+export const saveStats = (stats) => write(KEYS.stats, stats);
