@@ -58,8 +58,15 @@ export class RaceRoom {
     }
     if (answer.ok) this.show(answer.data);
     else this.#connection(answer.status === 0 ? "offline" : "failed", answer);
-    if (account) this.#connect();
-    else setInterval(() => this.#poll(), POLL_MS);
+    if (account) {
+      this.#connect();
+      // The room's messages are sent once (Redis pub/sub): a race over whose places wait for
+      // their verdicts also asks the API now and then, so one missed message never leaves them
+      // pending on the page.
+      setInterval(() => {
+        if (this.race?.state === "finished" && !this.race.places_final) this.#poll();
+      }, POLL_MS);
+    } else setInterval(() => this.#poll(), POLL_MS);
     setInterval(() => this.#tick(), TICK_MS);
   }
 
