@@ -117,5 +117,6 @@ stack: $(RUNTIME_STAMP)
 	$(BIN)/daphne -b $(HOST) -p $(ASGI_PORT) yukon_site.asgi:application & \
 	$(BIN)/celery -A yukon_site worker --loglevel INFO & \
 	$(BIN)/celery -A yukon_site worker -Q solver -c 1 --hostname solver@%h --loglevel INFO & \
+	$(BIN)/celery -A yukon_site worker -Q hints -c 1 --hostname hints@%h --loglevel INFO & \
 	$(BIN)/celery -A yukon_site beat --loglevel INFO --schedule var/celerybeat-schedule & \
 	wait -n

@@ -1,8 +1,8 @@
-"""The solver in the product: solved deals, the pool of winnable deals, par, hints, the daily filter.
+"""The solver in the product: solved deals, the pool of winnable deals, par, the daily filter.
 
-Searches run in Celery tasks on the `solver` queue (pool refill, par), except two: a hint is
-searched in the web process within SOLVER_HINT_TIME_LIMIT, and the daily deal's filter solves a
-candidate where the daily deal is picked. A deal's `SolvedDeal` row keeps the best answer known.
+Searches run in Celery tasks on the `solver` queue (pool refill, par), except the daily deal's
+filter, which solves a candidate where the daily deal is picked. Hints: games/hints.py.
+A deal's `SolvedDeal` row keeps the best answer known.
 
 Ranked games never read any of this: `game_issue` draws them with `secrets` over every deal.
 """
@@ -23,11 +23,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import GameCode, InvalidCodeError, Rules, verify
-from games.models import HintUse, IssuedGame, SolvedDeal
-from games.selectors import game_expiry_cutoff
-from games.services import GameServiceError, SubmissionInvalid, random_deal_numbers
-from games.solver import Position, Solution, solve
+from games.engine import GameCode, Rules
+from games.models import SolvedDeal
+from games.services import random_deal_numbers
+from games.solver import Solution, solve
 
 logger = logging.getLogger(__name__)
 
@@ -287,78 +286,3 @@ def deal_is_winnable(code: str) -> bool:
     if row is None or (row.result == Result.UNKNOWN and row.time_limit < limit):
         row = solved_deal_solve(code=code, time_limit=limit)
     return row.result == Result.WON
-
-
-# --- Hints --------------------------------------------------------------------------------------------
-
-
-class HintOnRankedGame(GameServiceError):
-    code = "ranked_game_in_play"
-
-
-@dataclass(frozen=True)
-class Hint:
-    move: str | None
-    code: str = ""  # why there is no move: game_won, no_win, no_win_found
-    reason: str = ""
-
-
-def hint_give(*, user, code: str, log: str, now: datetime | None = None) -> Hint:
-    """The next move of a win from the game `log` has reached on `code`, searched here and now.
-
-    Refuses a code of the player's ranked games not finished yet, and of anyone's ranked game in
-    play (HintOnRankedGame: until ranked games hide their cards, a code can be passed on). Records
-    the use before searching, so that the player's results on that code received afterwards
-    are assisted and enter no board. A game already won gets no hint and records nothing.
-    """
-    try:
-        game_code = GameCode.parse(code)
-    except InvalidCodeError as error:
-        raise SubmissionInvalid({"code": [str(error)]}) from None
-    tokens = log.split()
-    if len(tokens) > settings.SUBMISSION_MAX_TOKENS:
-        raise SubmissionInvalid(
-            {"log": [f"the log has {len(tokens)} tokens; at most {settings.SUBMISSION_MAX_TOKENS}"]}
-        )
-    in_play = (
-        IssuedGame.objects.filter(user=user, code=str(game_code))
-        .exclude(state=IssuedGame.State.FINISHED)
-        .values_list("pk", flat=True)
-        .first()
-    )
-    if in_play is not None:
-        raise HintOnRankedGame(f"no hints on a ranked game: game {in_play} is not finished")
-    # Anyone's ranked game in play: a hint on its code would help its player (given the code).
-    others_in_play = IssuedGame.objects.filter(
-        code=str(game_code), state=IssuedGame.State.ISSUED, issued_at__gte=game_expiry_cutoff(now=now)
-    )
-    if others_in_play.exists():
-        raise HintOnRankedGame("no hints on this deal: it is a ranked game in play")
-    verdict = verify(game_code, tokens)
-    if verdict.error is not None:
-        error = verdict.error
-        raise SubmissionInvalid(
-            {"log": [{"index": error.index, "token": error.token, "code": error.code, "message": str(error)}]}
-        )
-    if verdict.won:
-        return Hint(None, "game_won", "the game is already won")
-    HintUse.objects.create(user=user, code=str(game_code), created_at=now or timezone.now())
-    solution = solve(
-        Position.from_log(game_code, log),
-        time_limit=settings.SOLVER_HINT_TIME_LIMIT,
-        max_nodes=settings.SOLVER_HINT_MAX_NODES,
-    )
-    logger.info(
-        "hint given",
-        extra={
-            "user_id": user.pk,
-            "code": str(game_code),
-            "result": solution.result,
-            "seconds": solution.seconds,
-        },
-    )
-    if solution.won:
-        return Hint(str(solution.moves[0]))
-    if solution.result == Result.UNWINNABLE:
-        return Hint(None, "no_win", "there is no win from here")
-    return Hint(None, "no_win_found", "no win found from here")

@@ -10,13 +10,15 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from games.apis import THROTTLED, StrictCharField, refusal
+from games.apis import NOT_SIGNED_IN, THROTTLED, StrictCharField, refusal
+from games.hints import Hint, HintOnRankedGame, HintTicketUnknown, hint_ask, hint_read
 from games.models import RulesChoice
 from games.services import SubmissionInvalid
-from games.solving import HintOnRankedGame, deal_pool_grow_in_request, hint_give, winnable_codes_sample
-from games.throttles import HintThrottle, WinnableDealsThrottle
+from games.solving import deal_pool_grow_in_request, winnable_codes_sample
+from games.throttles import HintReadThrottle, HintThrottle, WinnableDealsThrottle
 from yukon_site.api_input import query_data
 
 WINNABLE_MAX_COUNT = 50
@@ -54,6 +56,34 @@ class WinnableDealsApi(APIView):
         return Response({"rules": rules, "codes": winnable_codes_sample(rules=rules, count=count)})
 
 
+HINT_POLL_SECONDS = 1  # Retry-After of a hint still searched
+
+
+class HintOutputSerializer(serializers.Serializer):
+    move = serializers.CharField(allow_null=True, help_text="The move to play, in engine notation.")
+    code = serializers.CharField(
+        required=False, help_text="Without a move: game_won, no_win, no_win_found, solver_busy."
+    )
+    reason = serializers.CharField(required=False)
+
+
+class HintSearchingSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["searching"])
+    ticket = serializers.CharField(help_text="Read the answer at `url` (GET), after `Retry-After` seconds.")
+    url = serializers.CharField()
+
+
+def hint_response(request, hint: Hint) -> Response:
+    if hint.searching:
+        url = reverse("api-hint-ticket", kwargs={"ticket": hint.ticket})
+        body = {"state": "searching", "ticket": hint.ticket, "url": url}
+        headers = {"Retry-After": str(HINT_POLL_SECONDS), "Location": url}
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers=headers)
+    if hint.move is not None:
+        return Response({"move": hint.move})
+    return Response({"move": None, "code": hint.code, "reason": hint.reason})
+
+
 class HintApi(APIView):
     """The next move of a win, for unranked play; the game becomes assisted."""
 
@@ -67,21 +97,17 @@ class HintApi(APIView):
             help_text="The moves so far; U is an undo.",
         )
 
-    class HintOutputSerializer(serializers.Serializer):
-        move = serializers.CharField(allow_null=True, help_text="The move to play, in engine notation.")
-        code = serializers.CharField(
-            required=False, help_text="Without a move: game_won, no_win, no_win_found."
-        )
-        reason = serializers.CharField(required=False)
-
     @extend_schema(
         operation_id="hint",
         summary="A hint: the next move of a win from here",
-        description=f"Searched in the web process for up to {settings.SOLVER_HINT_TIME_LIMIT} s. Every "
-        "result of the player on this code received afterwards is assisted and enters no board.",
+        description="Answered at once (`200`) when the position's answer is known; otherwise the "
+        f"search (up to {settings.SOLVER_HINT_TIME_LIMIT} s) is queued and the answer is `202` with "
+        "a ticket: read it with `GET /api/hint/{ticket}/`. Every result of the player on this code "
+        "received after the hint is given is assisted and enters no board.",
         request=HintInputSerializer,
         responses={
             200: HintOutputSerializer,
+            202: HintSearchingSerializer,
             400: OpenApiResponse(
                 description="`{field: [message]}`; an illegal move: `{log: [{index, token, code, message}]}`."
             ),
@@ -101,11 +127,40 @@ class HintApi(APIView):
         serializer = self.HintInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            hint = hint_give(user=request.user, **serializer.validated_data)
+            hint = hint_ask(user=request.user, **serializer.validated_data)
         except SubmissionInvalid as error:
             return Response(error.errors, status=status.HTTP_400_BAD_REQUEST)
         except HintOnRankedGame as error:
             return Response({"detail": error.message, "code": error.code}, status=status.HTTP_403_FORBIDDEN)
-        if hint.move is not None:
-            return Response({"move": hint.move})
-        return Response({"move": None, "code": hint.code, "reason": hint.reason})
+        return hint_response(request, hint)
+
+
+class HintTicketApi(APIView):
+    """The answer of a hint being searched."""
+
+    throttle_classes = [HintReadThrottle]
+
+    @extend_schema(
+        operation_id="hint_read",
+        summary="The answer of a hint being searched",
+        description="`202` while the search runs (ask again after `Retry-After`); then `200` as "
+        "`POST /api/hint/` answers, once (the ticket is then used up). `solver_busy`: the search "
+        f"was not started within {settings.SOLVER_HINT_QUEUE_SECONDS} s; ask again later.",
+        responses={
+            200: HintOutputSerializer,
+            202: HintSearchingSerializer,
+            403: NOT_SIGNED_IN,
+            404: refusal(
+                "Not a ticket of this player, used, or over 5 minutes old.",
+                HintTicketUnknown.code,
+                "no such hint: not asked by this player, or over 5 minutes old",
+            ),  # fmt: skip
+            429: THROTTLED,
+        },
+    )
+    def get(self, request, ticket: str):
+        try:
+            hint = hint_read(user=request.user, ticket=ticket)
+        except HintTicketUnknown as error:
+            return Response({"detail": error.message, "code": error.code}, status=status.HTTP_404_NOT_FOUND)
+        return hint_response(request, hint)

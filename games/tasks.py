@@ -7,7 +7,7 @@ worker's child process dies; a worker killed whole is covered at the next worker
 """
 
 from celery import shared_task
-from celery.signals import task_postrun, task_prerun, worker_ready
+from celery.signals import task_postrun, task_prerun, task_revoked, worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -106,3 +106,33 @@ def deal_par_solve_task(code: str) -> int | None:
     from games.solving import deal_par_solve
 
     return deal_par_solve(code=code).par
+
+
+# Hints: on the `hints` queue, a worker of its own (docs/operations.md, "Hints"). Never retried
+# nor redelivered: a player waits for the answer, and a search not started within
+# SOLVER_HINT_QUEUE_SECONDS is dropped (`expires`), its ticket then answering solver_busy.
+@shared_task(
+    name="games.hint_search",
+    acks_late=False,
+    ignore_result=True,
+    soft_time_limit=settings.SOLVER_HINT_TIME_LIMIT + 30,
+    time_limit=settings.SOLVER_HINT_TIME_LIMIT + 60,
+)
+def hint_search_task(code: str, log: str) -> str | None:
+    from games.hints import hint_search, hint_search_done
+
+    try:
+        return hint_search(code=code, log=log)
+    finally:
+        hint_search_done(code=code, log=log)
+
+
+@task_revoked.connect
+def hint_search_dropped(request=None, **kwargs) -> None:
+    """A hint search dropped unstarted (expired): its position is no longer being searched, so its
+    tickets answer at once instead of when the mark would run out."""
+    if request is not None and getattr(request, "task", None) == hint_search_task.name:
+        from games.hints import hint_search_done
+
+        code, log = request.args
+        hint_search_done(code=code, log=log)

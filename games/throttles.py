@@ -30,6 +30,12 @@ class HintThrottle(GamesRateThrottle):
     scope = "hint"
 
 
+class HintReadThrottle(GamesRateThrottle):
+    """Reading a hint being searched: the page asks about once a second."""
+
+    scope = "hint_read"
+
+
 class WinnableDealsThrottle(GamesRateThrottle):
     """Per player when signed in, else per address (the endpoint is public)."""
 

@@ -4,7 +4,7 @@ from django.urls import path
 
 from games.apis import GameIssueApi, SubmissionDetailApi, SubmissionsApi
 from games.hidden_apis import GameDetailApi, GameRevealApi
-from games.solving_apis import HintApi, WinnableDealsApi
+from games.solving_apis import HintApi, HintTicketApi, WinnableDealsApi
 
 urlpatterns = [
     path("games/", GameIssueApi.as_view(), name="api-games-issue"),
@@ -15,4 +15,5 @@ urlpatterns = [
     # Before the leaderboard's deals/<code>/ (games' URLs are included first).
     path("deals/winnable/", WinnableDealsApi.as_view(), name="api-deals-winnable"),
     path("hint/", HintApi.as_view(), name="api-hint"),
+    path("hint/<str:ticket>/", HintTicketApi.as_view(), name="api-hint-ticket"),
 ]

@@ -129,10 +129,13 @@ class CeleryWorkerProcess:
     to finish its task first (SIGTERM), `start()`/`restart()` bring up a fresh one.
     """
 
-    def __init__(self, *, env: dict[str, str], log_path: Path, pool: str = "prefork") -> None:
+    def __init__(
+        self, *, env: dict[str, str], log_path: Path, pool: str = "prefork", queues: tuple[str, ...] = ()
+    ) -> None:
         self.env = env
         self.log_path = log_path
         self.pool = pool
+        self.queues = queues  # none: the default queue, as a worker started without -Q
         self.process: subprocess.Popen | None = None
         self.name = ""
 
@@ -142,10 +145,13 @@ class CeleryWorkerProcess:
 
     def start(self, timeout: float = 60) -> None:
         assert self.process is None, "the worker is already running"
-        self.name = f"test-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
+        prefix = "-".join(self.queues) or "test"
+        self.name = f"{prefix}-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
         command = [sys.executable, "-m", "celery", "-A", "yukon_site", "worker",
                    "--pool", self.pool, "--concurrency", "1", "--hostname", self.name,
                    "--loglevel", "INFO", "--without-gossip", "--without-mingle"]  # fmt: skip
+        if self.queues:
+            command += ["-Q", ",".join(self.queues)]
         with self.log_path.open("a") as log:
             log.write(f"--- starting {self.name}\n")
             log.flush()

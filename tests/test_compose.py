@@ -7,8 +7,8 @@ import pytest
 import yaml
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-SERVICES = {"postgres", "redis", "web", "ws", "worker", "solver", "beat"}
-APP_SERVICES = {"web", "ws", "worker", "solver", "beat"}
+SERVICES = {"postgres", "redis", "web", "ws", "worker", "solver", "hints", "beat"}
+APP_SERVICES = {"web", "ws", "worker", "solver", "hints", "beat"}
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def words(command) -> str:
     return command if isinstance(command, str) else " ".join(command)
 
 
-def test_the_stack_has_its_seven_services(compose):
+def test_the_stack_has_its_eight_services(compose):
     assert set(compose["services"]) == SERVICES
 
 
@@ -87,6 +87,13 @@ def test_the_solver_worker_takes_only_its_queue_one_task_at_a_time(compose):
     assert "--hostname solver@%h" in solver
     assert "--destination solver@$$HOSTNAME" in words(services["solver"]["healthcheck"]["test"])
     assert "-Q" not in words(services["worker"]["command"])  # the default queue only: verification
+
+
+def test_hints_have_a_worker_of_their_own_one_search_at_a_time(compose):
+    services = compose["services"]
+
+    assert "celery -A yukon_site worker -Q hints -c 1" in words(services["hints"]["command"])
+    assert "--destination hints@$$HOSTNAME" in words(services["hints"]["healthcheck"]["test"])
 
 
 def test_the_dockerfile_installs_the_pins_and_runs_unprivileged():

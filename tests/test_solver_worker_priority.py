@@ -1,5 +1,5 @@
-"""The solver's worker yields the CPU: a worker of the solver queue alone lowers its priority
-before its pool starts (yukon_site/celery.py); any other worker keeps its own."""
+"""The solver's worker yields the CPU: a worker of the solver's queues alone (solver, hints)
+lowers its priority before its pool starts (yukon_site/celery.py); any other worker keeps its own."""
 
 import os
 import subprocess
@@ -27,13 +27,14 @@ def priorities(monkeypatch):
     return set_to
 
 
-def test_the_solver_queues_worker_runs_at_the_lowest_priority(priorities, settings):
+@pytest.mark.parametrize("queues", [("solver",), ("hints",), ("solver", "hints")])
+def test_the_solver_queues_worker_runs_at_the_lowest_priority(priorities, settings, queues):
     assert settings.SOLVER_WORKER_NICENESS == 19
-    celery_module.solver_worker_yields("solver@host", worker_of("solver"))
+    celery_module.solver_worker_yields("solver@host", worker_of(*queues))
     assert priorities == [19]
 
 
-@pytest.mark.parametrize("queues", [("celery",), ("celery", "solver")])
+@pytest.mark.parametrize("queues", [("celery",), ("celery", "solver"), ("celery", "hints")])
 def test_a_worker_that_verifies_keeps_its_priority(priorities, queues):
     celery_module.solver_worker_yields("worker@host", worker_of(*queues))
     assert priorities == []

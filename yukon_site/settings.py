@@ -338,6 +338,7 @@ GAMES_THROTTLE_RATES = {
     "submission_create": env.str("THROTTLE_SUBMISSION_CREATE", default="120/min"),
     "game_reveal": env.str("THROTTLE_GAME_REVEAL", default="120/min"),  # POST /api/games/<id>/reveals/
     "hint": env.str("THROTTLE_HINT", default="6/min"),
+    "hint_read": env.str("THROTTLE_HINT_READ", default="120/min"),  # GET /api/hint/<ticket>/
     "winnable_deals": env.str("THROTTLE_WINNABLE_DEALS", default="30/min"),  # per player, else per address
 }
 GAMES_MAX_UNPLAYED = 20  # issued games a player may hold unplayed
@@ -411,14 +412,16 @@ CELERY_BEAT_SCHEDULE["races-tick"] = {"task": "races.races_tick", "schedule": 10
 
 # --- The solver (games/solving.py): winnable deals, par, hints, the daily deal's filter -----------
 
-# Solver work runs on its own queue, never delaying verification: `celery -A yukon_site worker
-# -Q solver -c 1`. Hints are answered in the web process (SOLVER_HINT_*), not here.
+# Solver work runs on queues of its own, never delaying verification: `celery -A yukon_site worker
+# -Q solver -c 1` (pool, par) and `celery -A yukon_site worker -Q hints -c 1` (hints).
 SOLVER_QUEUE = "solver"
+HINT_QUEUE = "hints"
 CELERY_TASK_ROUTES = {
     "games.deal_pool_refill": {"queue": SOLVER_QUEUE},
     "games.deal_par_solve": {"queue": SOLVER_QUEUE},
+    "games.hint_search": {"queue": HINT_QUEUE},
 }
-# A worker of the solver's queue alone runs at this niceness (yukon_site/celery.py): 19, the
+# A worker of the solver's queues alone runs at this niceness (yukon_site/celery.py): 19, the
 # lowest priority, lets searches use only the CPU that intake and verification leave; 0 keeps it.
 SOLVER_WORKER_NICENESS = env.int("SOLVER_WORKER_NICENESS", default=19)
 SOLVER_TASK_SOFT_TIME_LIMIT = env.int("SOLVER_TASK_SOFT_TIME_LIMIT", default=300)  # seconds, per task
@@ -445,9 +448,11 @@ SOLVER_PAR_TIME_LIMIT = env.float("SOLVER_PAR_TIME_LIMIT", default=10.0)
 SOLVER_DAILY_TIME_LIMIT = env.float(
     "SOLVER_DAILY_TIME_LIMIT", default=2.0 if CELERY_TASK_ALWAYS_EAGER else 5.0
 )
-# Hints are searched in the web process, within this budget (it holds a web worker meanwhile).
+# A hint's search (games/hints.py): on the hints queue, or in the web process in eager mode (one
+# at a time per process). A search not started within SOLVER_HINT_QUEUE_SECONDS is dropped.
 SOLVER_HINT_TIME_LIMIT = env.float("SOLVER_HINT_TIME_LIMIT", default=2.0)
 SOLVER_HINT_MAX_NODES = env.int("SOLVER_HINT_MAX_NODES", default=200_000)
+SOLVER_HINT_QUEUE_SECONDS = env.int("SOLVER_HINT_QUEUE_SECONDS", default=20)
 # A refill run may start one deal just before each rule set's share of the run ends.
 _solver_longest = max(SOLVER_POOL_RUN_SECONDS + 2.4 * SOLVER_POOL_TIME_LIMIT, 1.2 * SOLVER_PAR_TIME_LIMIT)
 if SOLVER_TASK_SOFT_TIME_LIMIT <= _solver_longest:

@@ -225,6 +225,7 @@ def test_no_answer_names_what_an_unfinished_hidden_game_keeps_back(player, held)
         "app_label": ["games"],
         "url": [f"games/issuedgame/{games[0].pk}/"],
         "race_id": list(Race.objects.values_list("public_id", flat=True)),
+        "ticket": ["no-such-ticket"],
     }
     shown, visited = set(), set()
     for route, name in url_patterns():

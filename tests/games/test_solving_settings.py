@@ -53,6 +53,7 @@ def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_
     assert settings["routes"] == {
         "games.deal_pool_refill": {"queue": "solver"},
         "games.deal_par_solve": {"queue": "solver"},
+        "games.hint_search": {"queue": "hints"},
     }
 
 

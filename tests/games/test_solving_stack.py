@@ -5,14 +5,10 @@ Run with DATABASE_URL (PostgreSQL) and REDIS_URL set: `make test PYTEST_ARGS='-m
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
 import time
-import uuid
 
 import pytest
-from games_helpers import PROJECT_DIR, WINS, body
+from games_helpers import WINS, body
 from rest_framework.test import APIClient
 
 from games.models import SolvedDeal
@@ -34,21 +30,9 @@ def celery_worker_env() -> dict[str, str]:
 @pytest.fixture
 def solver_worker(celery_worker_process, tmp_path):
     """`celery -A yukon_site worker -Q solver -c 1`, started like the default worker (same environment)."""
-
-    class SolverWorker(type(celery_worker_process)):
-        def start(self, timeout: float = 60) -> None:
-            self.name = f"solver-{uuid.uuid4().hex[:8]}@{socket.gethostname()}"
-            command = [sys.executable, "-m", "celery", "-A", "yukon_site", "worker", "-Q", "solver",
-                       "-c", "1", "--hostname", self.name, "--loglevel", "INFO",
-                       "--without-gossip", "--without-mingle"]  # fmt: skip
-            with self.log_path.open("a") as log:
-                self.process = subprocess.Popen(
-                    command, cwd=PROJECT_DIR, env=self.env, stdout=log,
-                    stderr=subprocess.STDOUT, start_new_session=True,
-                )  # fmt: skip
-            self._wait_until_ready(timeout)
-
-    worker = SolverWorker(env=celery_worker_process.env, log_path=tmp_path / "solver-worker.log")
+    worker = type(celery_worker_process)(
+        env=celery_worker_process.env, log_path=tmp_path / "solver-worker.log", queues=("solver",)
+    )
     yield worker
     worker.stop()
 

@@ -1,5 +1,6 @@
 // Hints in unranked play: POST /api/hint/ with the game's code and log answers the next move of
-// a win the solver found from here (or why there is none). The move is shown with the table's
+// a win the solver found from here (or why there is none), at once or, while the server's solver
+// searches, through a ticket read about once a second. The move is shown with the table's
 // own marks — its card selected (lifted), its one destination lit — so a tap or Enter plays it,
 // and it is read out. A hint makes the game "assisted": kept in the saved game, sent with the
 // result (`assisted: true`), shown in the game bar and the win banner; such a result enters no
@@ -14,9 +15,17 @@ const ENDPOINT = "/api/hint/";
 const HINTED_KEY = "yukon.hinted.v1"; // codes hinted on this device: any later result on them is assisted
 const HINTED_KEPT = 200;
 const THROTTLE_DEFAULT_S = 60;
+const SEARCH_WAIT_MS = 30_000; // a search queued longer is dropped by the server anyway (20 s)
 
 // The server's answers without a move, by their stable code.
-const NO_MOVE = Object.freeze({ no_win: "hint.noWin", no_win_found: "hint.noWinFound", game_won: "hint.won" });
+const NO_MOVE = Object.freeze({
+  no_win: "hint.noWin",
+  no_win_found: "hint.noWinFound",
+  game_won: "hint.won",
+  solver_busy: "hint.busy",
+});
+// Answers without a move that gave the player nothing: the game stays unassisted.
+const NOT_GIVEN = new Set(["game_won", "solver_busy"]);
 
 function hintedCodes() {
   try {
@@ -87,15 +96,34 @@ export class Hints {
     this.#asking = true;
     this.button.setAttribute("aria-busy", "true");
     app.say(t("hint.asking"));
+    const movedOn = () => app.session !== session || session.log.join(" ") !== log;
     let answer;
     try {
       answer = await api(ENDPOINT, { method: "POST", body: { code: session.code, log } });
+      answer = await this.#awaitSearch(answer, movedOn);
     } finally {
       this.#asking = false;
       this.button.removeAttribute("aria-busy");
     }
-    if (app.session !== session || session.log.join(" ") !== log) return; // the player moved on meanwhile
+    if (answer === null || movedOn()) return; // the player moved on meanwhile
     this.#answered(session, answer);
+  }
+
+  /**
+   * A position the server has not solved yet is searched by its solver's worker: the answer is
+   * `202` with a ticket's `url`, read after `Retry-After` until it is there (`200`), at most
+   * SEARCH_WAIT_MS. Null once the player has moved on: the answer no longer applies.
+   */
+  async #awaitSearch(answer, movedOn) {
+    const deadline = Date.now() + SEARCH_WAIT_MS;
+    while (answer.status === 202 && typeof answer.data?.url === "string") {
+      const url = answer.data.url;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Math.max(answer.retryAfter ?? 1, 0.5)));
+      if (movedOn()) return null;
+      if (Date.now() > deadline) return { ok: true, status: 200, data: { move: null, code: "solver_busy" } };
+      answer = await api(url);
+    }
+    return answer;
   }
 
   #explain(why) {
@@ -113,7 +141,7 @@ export class Hints {
     if (ok && typeof data?.move === "string") {
       this.#show(session, data.move);
     } else if (ok) {
-      if (data?.code !== "game_won") this.#markAssisted(session); // the server counted the hint
+      if (!NOT_GIVEN.has(data?.code)) this.#markAssisted(session); // the server counted the hint
       notices.show(t(NO_MOVE[data?.code] ?? "hint.noWinFound"));
     } else if (status === 0) {
       notices.show(t("hint.offline"));
