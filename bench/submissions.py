@@ -2,6 +2,7 @@
 
     python bench/submissions.py [--requests 2000] [--concurrency 16] [--web-workers 3]
                                 [--web-threads 1] [--worker-concurrency 2]
+                                [--solver-busy [--solver-niceness 0]]
 
 Needs PostgreSQL and Redis on this machine (see docs/operations.md); it uses databases of its
 own (`--database-url`, default postgres://postgres@127.0.0.1:5432/yukon_bench_submissions, created when
@@ -17,6 +18,10 @@ missing, emptied first; `--redis-url`, default redis://127.0.0.1:6379/7, flushed
    latency, gunicorn's CPU per request).
 3. Verification: one Celery worker starts and drains the queue; settled results per second,
    from the first to the last settlement.
+
+`--solver-busy`: the solver's worker runs all along (from before intake to the end of
+verification), searching the par of 300 random deals queued first, 10 s each, at its niceness
+(`--solver-niceness`, default the settings' 19), as after a busy hour of wins.
 
 Throttles are raised for the run (THROTTLE_SUBMISSION_CREATE). Goals on 2 cores: intake
 ≥ 200/s with p99 < 100 ms, verification ≥ 200/s.
@@ -71,8 +76,44 @@ def parse_args() -> argparse.Namespace:
         "--database-url", default="postgres://postgres@127.0.0.1:5432/yukon_bench_submissions"
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
+    parser.add_argument(
+        "--solver-busy", action="store_true",
+        help="run the solver's worker (celery -Q solver -c 1) searching par all along, as after many wins",
+    )  # fmt: skip
+    parser.add_argument(
+        "--solver-niceness", type=int, default=None,
+        help="the solver worker's SOLVER_WORKER_NICENESS (default: the settings' 19; 0: no lower priority)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     return parser.parse_args()
+
+
+def solver_busy_start(env: dict[str, str], args) -> tuple:
+    """The solver's worker as deployed, with a queue of par searches (10 s each) longer than the run:
+    one core's worth of searching, at the worker's niceness, all through intake and verification."""
+    import random
+
+    from games.engine import GameCode, Rules
+    from games.tasks import deal_par_solve_task
+
+    solver_env = {**env, "SOLVER_PAR_TIME_LIMIT": "10"}
+    if args.solver_niceness is not None:
+        solver_env["SOLVER_WORKER_NICENESS"] = str(args.solver_niceness)
+    command = [sys.executable, "-m", "celery", "-A", "yukon_site", "worker", "-Q", "solver", "-c", "1",
+               "--hostname", f"bench-solver-{os.getpid()}@%h", "--loglevel", "WARNING"]  # fmt: skip
+    rng = random.Random(11)
+    for _ in range(300):
+        deal_par_solve_task.apply_async((str(GameCode(Rules.CLASSIC, rng.randrange(1, 26**7))),))
+    solver = start(command, solver_env, LOG_DIR / "bench-solver.log")
+    time.sleep(5)  # started, and searching
+    return solver, cpu_seconds(solver), time.monotonic()
+
+
+def solver_busy_stop(solver) -> dict:
+    process, cpu_at_start, started = solver
+    busy = (cpu_seconds(process) - cpu_at_start) / (time.monotonic() - started)
+    stop(process)
+    return {"solver_cores_busy": round(busy, 2)}
 
 
 def variant(log: str, n: int) -> str:
@@ -206,6 +247,8 @@ def main() -> None:
     print(f"preparing {args.requests} issued games ...", file=sys.stderr)
     items = prepare(args.requests)
     args.port = args.port or free_port()
+    LOG_DIR.mkdir(exist_ok=True)
+    solver = solver_busy_start(env, args) if args.solver_busy else None
     # Other processes on the machine skew the figures: the load is reported with them.
     load_at_start = round(os.getloadavg()[0], 2)
     web = start_web(env, port=args.port, workers=args.web_workers, threads=args.web_threads,
@@ -230,13 +273,17 @@ def main() -> None:
         stop(web)
     total = Submission.objects.count()
     print(f"verification: one Celery worker, {total} pending ...", file=sys.stderr)
-    verify_figures = verification(env, args, total, LOG_DIR)
+    try:
+        verify_figures = verification(env, args, total, LOG_DIR)
+    finally:
+        solver_figures = solver_busy_stop(solver) if solver else {}
     figures = {
         "intake": intake_figures,
         "verification": verify_figures,
         "setup": {"web_workers": args.web_workers, "web_threads": args.web_threads,
                   "worker_concurrency": args.worker_concurrency,
-                  "cpus": os.cpu_count(), "load_average_at_start": load_at_start},
+                  "cpus": os.cpu_count(), "load_average_at_start": load_at_start,
+                  "solver_busy": args.solver_busy, **solver_figures},
     }  # fmt: skip
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -254,6 +301,10 @@ def main() -> None:
           f"{v['queue_drained_seconds_after']} s after the last settlement "
           f"({v['worker_cpu_ms_per_result_settling']} ms until then)")  # fmt: skip
     print(f"machine:       {os.cpu_count()} CPUs, load average {load_at_start} at the start")
+    if solver:
+        niceness = "the settings'" if args.solver_niceness is None else args.solver_niceness
+        print(f"solver:        searching par all along (niceness {niceness}): "
+              f"{solver_figures['solver_cores_busy']} cores busy on average")  # fmt: skip
 
 
 if __name__ == "__main__":
