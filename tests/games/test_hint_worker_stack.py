@@ -71,10 +71,10 @@ def test_a_hint_is_searched_by_the_hints_worker_not_in_the_request(player_api, h
     hints_worker.start()
 
     asked, request_cpu = ask(player_api, code=UNDECIDED, log="")
-    answer = read_until_answered(player_api, asked.json()["url"])
 
-    assert asked.status_code == 202, asked.json()
     assert request_cpu < REQUEST_CPU_SECONDS, f"the request spent {request_cpu:.2f} s of CPU"
+    assert asked.status_code == 202, asked.json()
+    answer = read_until_answered(player_api, asked.json()["url"])
     assert answer.json() == {"move": None, "code": "no_win_found", "reason": "no win found from here"}
     assert niceness_of(hints_worker.pid) == 19
     assert HintUse.objects.filter(code=UNDECIDED).count() == 1
