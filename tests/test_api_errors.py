@@ -72,6 +72,28 @@ def test_a_database_outage_in_the_middleware_is_a_json_503(api, error_class):
     assert int(response["Retry-After"]) > 0
 
 
+def test_a_database_outage_in_the_middleware_is_a_json_503_with_debug_on_too(api, settings):
+    # `make run` and `make stack` run with DEBUG=1, where Django answers a crash with its debug
+    # page instead of calling handler500 (a PostgreSQL stopped under make stack showed it).
+    settings.DEBUG = True
+    with database_down():
+        response = api.get("/api/me/")
+
+    assert_json_refusal(response, 503, "database_unavailable")
+
+
+def test_with_debug_on_other_crashes_keep_the_debug_page(api, settings, monkeypatch):
+    settings.DEBUG = True
+    monkeypatch.setattr(
+        "leaderboard.apis.player_summary", mock.Mock(side_effect=RuntimeError("a bug, not an outage"))
+    )
+
+    response = api.get("/api/me/")
+
+    assert response.status_code == 500
+    assert "a bug, not an outage" in response.content.decode()
+
+
 @pytest.mark.parametrize(
     ("method", "url"), [("get", "/api/me/"), ("post", "/api/games/"), ("post", "/api/submissions/")]
 )

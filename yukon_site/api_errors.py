@@ -7,8 +7,9 @@ the session's query while the database is down. Under /api/ they answer
 `{"detail": "sentence", "code": "stable_code"}`; elsewhere Django's own HTML pages.
 
 With DEBUG=1 Django shows its debug pages for unknown URLs and crashes instead of calling the
-handlers (a development aid); the database outage (503) and size (413) answers of API views
-are JSON in both modes.
+handlers (a development aid); the database outage (503) and size (413) answers are JSON in both
+modes: a database error outside the views (the session read by a middleware) is marked on the
+request when Django handles it, and `ApiDatabaseOutageMiddleware` answers the 503 for it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
@@ -92,3 +94,31 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(sys.exception(), DATABASE_ERRORS):
         return database_unavailable()
     return api_refusal("The server failed to answer; the error is logged.", "server_error", 500)
+
+
+DATABASE_OUTAGE_MARK = "_api_database_unavailable"
+
+
+def database_outage_mark(sender, request: HttpRequest | None = None, **kwargs) -> None:
+    """Django is handling an exception a middleware or view let through: when it is the database's
+    and the request is the API's, say so on the request (sys.exception() is that exception)."""
+    if request is not None and is_api(request) and isinstance(sys.exception(), DATABASE_ERRORS):
+        setattr(request, DATABASE_OUTAGE_MARK, True)
+
+
+got_request_exception.connect(database_outage_mark, dispatch_uid="yukon-api-database-outage")
+
+
+class ApiDatabaseOutageMiddleware:
+    """An API request that failed on the database outside its view answers the JSON 503, whatever
+    answer Django made of it (a debug page with DEBUG=1). Placed above the session's middleware."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if getattr(request, DATABASE_OUTAGE_MARK, False) and response.status_code >= 500:
+            logger.warning("database unavailable", extra={"path": request.path_info})
+            return database_unavailable()
+        return response

@@ -148,6 +148,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A database outage met by the middlewares below (the session) is a JSON 503 under /api/.
+    "yukon_site.api_errors.ApiDatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of a page: the django_language cookie, else Accept-Language, else English.
     "django.middleware.locale.LocaleMiddleware",
