@@ -37,12 +37,17 @@ def season_closes_at(board: str) -> dt.datetime:
     return period.ends_at + dt.timedelta(seconds=settings.LEADERBOARD_SEASON_SETTLE_SECONDS)
 
 
+def season_snapshot_of(board: str) -> SeasonSnapshot | None:
+    """The snapshot kept of a season board, if any."""
+    return SeasonSnapshot.objects.filter(board=board).first()
+
+
 def season_snapshot_take(*, board: str, now: dt.datetime) -> SeasonSnapshot | None:
     """The snapshot of a season board: the one kept, or taken now if the season is closed (ended
     and settled) and has entries; None otherwise. Safe to run twice or at once: one wins."""
     if now < season_closes_at(board):
         return None
-    found = SeasonSnapshot.objects.filter(board=board).first()
+    found = season_snapshot_of(board)
     if found is not None:
         return found
     if not BoardEntry.objects.filter(board=board).exists():

@@ -1,8 +1,10 @@
 """Seasons: monthly boards beside all time, week and day, and their final standings kept."""
 
 import datetime as dt
+import threading
 
 import pytest
+from django.db import connection
 from django.test import TestCase
 from leaderboard_factories import WINNING_CODES, best_score, player, win
 
@@ -105,6 +107,43 @@ def test_a_season_is_kept_once_when_it_has_ended_and_settled():
     assert season_snapshot_take(board=NOVEMBER, now=DECEMBER) == taken[0]
     assert standing(NOVEMBER) == [("bob", BEST), ("ann", BEST - 1)]
     assert SeasonStanding.objects.count() == 2 and taken[0].entries == 2
+
+
+def test_a_snapshot_taken_meanwhile_by_another_process_is_the_one_kept(monkeypatch):
+    win(player("ann"), at=NOON)
+    kept = season_snapshot_take(board=NOVEMBER, now=DECEMBER)
+    # Another process took it between this one's look and its write: the write loses, once.
+    monkeypatch.setattr("leaderboard.seasons.season_snapshot_of", lambda board: None)
+
+    again = season_snapshot_take(board=NOVEMBER, now=DECEMBER + dt.timedelta(minutes=1))
+
+    assert again == kept and again.taken_at == DECEMBER
+    assert SeasonSnapshot.objects.count() == 1 and SeasonStanding.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_processes_taking_a_season_at_once_keep_one():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite takes one writer at a time")
+    win(player("ann"), at=NOON)
+    win(player("bob"), at=NOON, extra_moves=1)
+    start, taken = threading.Barrier(2), []
+
+    def take() -> None:
+        try:
+            start.wait()
+            taken.append(season_snapshot_take(board=NOVEMBER, now=DECEMBER).pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=take) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(taken) == 2 and len(set(taken)) == 1
+    assert SeasonSnapshot.objects.count() == 1 and SeasonStanding.objects.count() == 2
 
 
 def test_the_periodic_task_is_scheduled_and_safe_to_run_twice(settings):
