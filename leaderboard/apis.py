@@ -405,7 +405,13 @@ class PlayerSummaryApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        operation_id="player_summary", summary="My figures and ranks", responses={200: OpenApiTypes.OBJECT}
+        operation_id="player_summary",
+        summary="My figures and ranks",
+        description="Per rule set (`rules.classic`, `rules.relaxed`): figures, the best game, ranks now "
+        "(`ranks`, `open_ranks`: all, season, week, day) and `best_season`, the best final place in a "
+        'kept season, `{"rules": "classic", "season": "2026-11", "place": 37, "of": 12408, "score": 7109}` '
+        "or null; unranked wins and recent results. Examples: docs/leaderboards.md.",
+        responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):
         summary = player_summary(user=request.user, now=_now())
