@@ -259,3 +259,15 @@ def test_reading_a_closed_seasons_board_keeps_its_final_standing(client, frozen_
     client.get("/api/leaderboards/?rules=classic&period=season&key=2026-11")
 
     assert standing(NOVEMBER) == [("ann", BEST)]
+
+
+def test_the_staff_see_the_kept_seasons_and_cannot_add_or_change_one(admin_client):
+    win(player("ann"), at=NOON)
+    kept = season_snapshot_take(board=NOVEMBER, now=DECEMBER)
+
+    listed = admin_client.get("/admin/leaderboard/seasonsnapshot/")
+    shown = admin_client.get(f"/admin/leaderboard/seasonsnapshot/{kept.pk}/change/")
+
+    assert listed.status_code == 200 and NOVEMBER in listed.content.decode()
+    assert shown.status_code == 200 and 'name="_save"' not in shown.content.decode()  # view only
+    assert admin_client.get("/admin/leaderboard/seasonsnapshot/add/").status_code == 403
