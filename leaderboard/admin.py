@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils import timezone
 
-from leaderboard.models import BoardEntry, BoardRepair, DailyDeal, ReplayFlag
+from leaderboard.models import BoardEntry, BoardRepair, DailyDeal, ReplayFlag, SeasonSnapshot
 
 
 @admin.register(BoardEntry)
@@ -41,3 +41,17 @@ class ReplayFlagAdmin(admin.ModelAdmin):
 @admin.register(BoardRepair)
 class BoardRepairAdmin(admin.ModelAdmin):
     list_display = ["board", "noted_at"]
+
+
+@admin.register(SeasonSnapshot)
+class SeasonSnapshotAdmin(admin.ModelAdmin):
+    """Seasons' final standings: kept once, never edited (docs/leaderboards.md, "Seasons")."""
+
+    list_display = ["board", "entries", "taken_at"]
+    search_fields = ["board"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -48,6 +48,7 @@ from leaderboard.boards import (
     parse_period_key,
 )
 from leaderboard.hot_pages import hot_page
+from leaderboard.seasons import season_snapshot_take
 from leaderboard.selectors import (
     BoardPage,
     Cursor,
@@ -161,7 +162,7 @@ class LeaderboardApi(APIView):
         rules = serializers.ChoiceField(choices=RULES)
         period = serializers.ChoiceField(choices=PERIODS, default="all")
         key = serializers.CharField(
-            required=False, allow_blank=True, help_text="2026-W48 for a week, 2026-11-29 for a day"
+            required=False, allow_blank=True, help_text="2026-11 a season, 2026-W48 a week, 2026-11-29 a day"
         )
         deals = serializers.ChoiceField(choices=[*DEALS, DAILY_PREFIX], default="hidden")
 
@@ -177,7 +178,9 @@ class LeaderboardApi(APIView):
         parameters=[
             OpenApiParameter("rules", str, enum=list(RULES), required=True),
             OpenApiParameter("period", str, enum=list(PERIODS), description="Default all."),
-            OpenApiParameter("key", str, description="A past week (2026-W48) or day (2026-11-29)."),
+            OpenApiParameter(
+                "key", str, description="A past season (2026-11), week (2026-W48) or day (2026-11-29)."
+            ),
             OpenApiParameter(
                 "deals",
                 str,
@@ -203,6 +206,8 @@ class LeaderboardApi(APIView):
             board = daily_board(data["rules"], key)
         else:
             board = global_board(data["rules"], data["period"], key, deals=data["deals"])
+        if data["period"] == "season":
+            season_snapshot_take(board=board, now=_now())  # a closed season read: its final standing kept
         return board_answer(request, board=board, query=data, page_size_default=_page_size())
 
 
@@ -400,7 +405,13 @@ class PlayerSummaryApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        operation_id="player_summary", summary="My figures and ranks", responses={200: OpenApiTypes.OBJECT}
+        operation_id="player_summary",
+        summary="My figures and ranks",
+        description="Per rule set (`rules.classic`, `rules.relaxed`): figures, the best game, ranks now "
+        "(`ranks`, `open_ranks`: all, season, week, day) and `best_season`, the best final place in a "
+        'kept season, `{"rules": "classic", "season": "2026-11", "place": 37, "of": 12408, "score": 7109}` '
+        "or null; unranked wins and recent results. Examples: docs/leaderboards.md.",
+        responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):
         summary = player_summary(user=request.user, now=_now())

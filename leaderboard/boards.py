@@ -2,17 +2,19 @@
 
 A board key names one ranking:
 
-- ``classic:all``, ``classic:week:2026-W48`` (ISO week, UTC), ``classic:day:2026-11-29`` (UTC):
-  the global boards of a rule set (``classic`` or ``relaxed``): hidden-card games only, whose
-  face-down cards no player knew before a move turned them up (docs/security.md);
-- ``open:classic:all``, ``open:classic:week:2026-W48``, ``open:classic:day:2026-11-29``: the
-  open-deal boards of a rule set: wins of deals whose cards were all known before the game, i.e.
-  ranked games issued with their code and results submitted by code (typed, shared, offline);
+- ``classic:all``, ``classic:season:2026-11`` (a season: a UTC calendar month),
+  ``classic:week:2026-W48`` (ISO week, UTC), ``classic:day:2026-11-29`` (UTC): the global boards
+  of a rule set (``classic`` or ``relaxed``): hidden-card games only, whose face-down cards no
+  player knew before a move turned them up (docs/security.md);
+- ``open:classic:all``, ``open:classic:season:2026-11``, ``open:classic:week:2026-W48``,
+  ``open:classic:day:2026-11-29``: the open-deal boards of a rule set: wins of deals whose cards
+  were all known before the game, i.e. ranked games issued with their code and results submitted
+  by code (typed, shared, offline);
 - ``daily:classic:day:2026-12-02``: the daily deal of a rule set and UTC day, played as a
   hidden-card game (one game a player), closed when the day ends;
 - ``deal:YU1-C-AAAAAAB``: every verified, non-assisted win on one deal.
 
-A counted win enters the three period boards of its kind (``DEALS``: hidden or open) and its
+A counted win enters the four period boards of its kind (``DEALS``: hidden or open) and its
 deal's board (`boards_for_result`); a daily-deal game's win only its day's daily board, and only
 when received that day (its deal's board would name the code).
 
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from games.engine import GameCode, InvalidCodeError
 
 RULES = ("classic", "relaxed")
-PERIODS = ("all", "week", "day")
+PERIODS = ("all", "season", "week", "day")
 DEALS = ("hidden", "open")  # the wins a period board ranks: hidden-card games, or open deals
 OPEN_PREFIX = "open"
 DAILY_PREFIX = "daily"  # before a day board's key: that day's daily deal
@@ -39,6 +41,7 @@ SCORE_FACTOR = 10**10  # sort_key = score × 10^10 + (MAX_EPOCH_SECONDS − epoc
 MAX_SCORE = 99_999
 
 _WEEK_KEY = re.compile(r"(\d{4})-W(\d{2})\Z")
+_SEASON_KEY = re.compile(r"(\d{4})-(\d{2})\Z")
 
 
 class BoardKeyError(ValueError):
@@ -69,6 +72,19 @@ def week_key(moment: dt.datetime | dt.date) -> str:
     return f"{year}-W{week:02d}"
 
 
+def season_key(moment: dt.datetime | dt.date) -> str:
+    """The season (UTC calendar month) of a moment: ``2026-11``."""
+    day = moment.astimezone(dt.UTC).date() if isinstance(moment, dt.datetime) else moment
+    return f"{day.year:04d}-{day.month:02d}"
+
+
+def season_bounds(key: str) -> tuple[dt.datetime, dt.datetime]:
+    """When a season starts and ends (UTC): its month's first midnight and the next month's."""
+    year, month = (int(part) for part in key.split("-"))
+    start = dt.datetime(year, month, 1, tzinfo=dt.UTC)
+    return start, dt.datetime(year + month // 12, month % 12 + 1, 1, tzinfo=dt.UTC)
+
+
 def day_key(moment: dt.datetime | dt.date) -> str:
     day = moment.astimezone(dt.UTC).date() if isinstance(moment, dt.datetime) else moment
     return day.isoformat()
@@ -96,6 +112,7 @@ def current_boards(*, rules: str, now: dt.datetime, deals: str = "hidden") -> di
     """The period boards of `rules` that `now` falls in: period → board key."""
     return {
         "all": global_board(rules, "all", deals=deals),
+        "season": global_board(rules, "season", season_key(now), deals=deals),
         "week": global_board(rules, "week", week_key(now), deals=deals),
         "day": global_board(rules, "day", day_key(now), deals=deals),
     }
@@ -135,6 +152,16 @@ def parse_period_key(period: str, key: str | None, *, now: dt.datetime) -> str:
         except ValueError:
             raise BoardKeyError(f"{key!r} is not an ISO week: write it like 2026-W48") from None
         return key
+    if period == "season":
+        if not key:
+            return season_key(now)
+        try:
+            if not _SEASON_KEY.match(key):
+                raise ValueError
+            season_bounds(key)  # a real month whose end is a real date
+        except ValueError:
+            raise BoardKeyError(f"{key!r} is not a month: write it like 2026-11") from None
+        return key
     if period == "day":
         if not key:
             return day_key(now)
@@ -144,7 +171,7 @@ def parse_period_key(period: str, key: str | None, *, now: dt.datetime) -> str:
             return dt.date.fromisoformat(key).isoformat()
         except ValueError:
             raise BoardKeyError(f"{key!r} is not a day: write it like 2026-11-29") from None
-    raise BoardKeyError(f"unknown period {period!r}: use all, week or day")
+    raise BoardKeyError(f"unknown period {period!r}: use all, season, week or day")
 
 
 def parse_rules(rules: str | None) -> str:
@@ -164,8 +191,8 @@ def parse_code(code: str) -> GameCode:
 class BoardPeriod:
     """What a board key says about itself: its kind and, for a period board, when it ends."""
 
-    kind: str  # "all", "week", "day" or "deal"
-    ends_at: dt.datetime | None  # the end of a week or day board (UTC), else None
+    kind: str  # "all", "season", "week", "day" or "deal"
+    ends_at: dt.datetime | None  # the end of a season, week or day board (UTC), else None
 
 
 def _without_kind(board: str) -> str:
@@ -186,6 +213,8 @@ def board_period(board: str) -> BoardPeriod:
     if parts[1] == "day":
         day = dt.date.fromisoformat(parts[2])
         return BoardPeriod("day", dt.datetime.combine(day + dt.timedelta(days=1), midnight))
+    if parts[1] == "season":
+        return BoardPeriod("season", season_bounds(parts[2])[1])
     match = _WEEK_KEY.match(parts[2])
     monday = dt.date.fromisocalendar(int(match[1]), int(match[2]), 1)
     return BoardPeriod("week", dt.datetime.combine(monday + dt.timedelta(days=7), midnight))
@@ -202,7 +231,7 @@ def is_board_key(board: str) -> bool:
             return False
         if parts[0] in RULES and len(parts) == 2:
             return parts[1] == "all"
-        if parts[0] in RULES and len(parts) == 3 and parts[1] in ("week", "day"):
+        if parts[0] in RULES and len(parts) == 3 and parts[1] in ("season", "week", "day"):
             return parse_period_key(parts[1], parts[2], now=dt.datetime.now(dt.UTC)) == parts[2]
     except (InvalidCodeError, BoardKeyError):
         return False

@@ -104,3 +104,42 @@ class BoardRepair(models.Model):
 
     def __str__(self) -> str:
         return self.board
+
+
+class SeasonSnapshot(models.Model):
+    """The final standing of one season board (``classic:season:2026-11``), kept once it ended.
+
+    Taken once (leaderboard/seasons.py) and never rewritten: a result that enters the season's
+    board afterwards (verified late) is not in it. Places are computed on read."""
+
+    board = models.CharField(max_length=32, unique=True)  # a season board's key
+    taken_at = models.DateTimeField()
+    entries = models.PositiveIntegerField()  # the board's entries when it was taken
+
+    class Meta:
+        ordering = ["-board"]
+
+    def __str__(self) -> str:
+        return f"{self.board}: {self.entries} entries"
+
+
+class SeasonStanding(models.Model):
+    """A player's entry on a season board as it stood when the season's snapshot was taken."""
+
+    snapshot = models.ForeignKey(SeasonSnapshot, on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="season_standings"
+    )
+    submission = models.ForeignKey("games.Submission", on_delete=models.CASCADE, related_name="+")
+    score = models.PositiveIntegerField()
+    achieved_at = models.DateTimeField()
+    sort_key = models.BigIntegerField()  # as on the board (leaderboard/boards.py): higher is better
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "user"], name="one_standing_per_player_and_season")
+        ]
+        indexes = [models.Index(fields=["snapshot", "-sort_key", "user"], name="season_order")]
+
+    def __str__(self) -> str:
+        return f"{self.snapshot.board}: user {self.user_id} {self.score}"

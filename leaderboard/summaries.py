@@ -11,6 +11,7 @@ from django.db.models import Count, Max, Min, Q
 from games.models import Submission
 from leaderboard.boards import RULES, current_boards, deal_board
 from leaderboard.models import BoardEntry, DailyDeal
+from leaderboard.seasons import player_best_season, player_seasons_snapshot
 from leaderboard.selectors import leaderboard_rank, replay_hidden_until
 from races.selectors import player_ratings
 
@@ -30,6 +31,14 @@ def player_ranks(*, user, rules: str, now: dt.datetime, deals: str) -> dict[str,
     }
 
 
+def best_season_data(*, user, rules: str) -> dict | None:
+    """The player's best final place in a season of `rules` (global boards), or None."""
+    best = player_best_season(user=user, rules=rules)
+    if best is None:
+        return None
+    return {"rules": rules, "season": best.season, "place": best.place, "of": best.of, "score": best.score}
+
+
 def win_streaks(results_won: Iterable[bool]) -> tuple[int, int]:
     """(current, best) run of wins in a row, over results in the order they were played."""
     current = best = 0
@@ -40,12 +49,13 @@ def win_streaks(results_won: Iterable[bool]) -> tuple[int, int]:
 
 
 def player_summary(*, user, now: dt.datetime) -> dict:
-    """Per rule set: bests, counts, win rate, streaks of wins and ranks now (global and open-deal
-    boards); unranked wins; the last results. Ranked figures count every server-issued game, hidden-card
-    or issued with its code."""
+    """Per rule set: bests, counts, win rate, streaks of wins, ranks now (global and open-deal
+    boards) and the best season's final place; unranked wins; the last results. Ranked figures
+    count every server-issued game, hidden-card or issued with its code."""
     # Race games count on the races' rating only (docs/races.md), not in these figures.
     mine = _counted(Submission.objects.filter(user=user)).exclude(game__contest__gt="")
     race_ratings = {rating["rules"]: rating for rating in player_ratings(user=user)}
+    player_seasons_snapshot(user_id=user.pk, now=now)  # should the periodic task be behind
     per_rules = {}
     for rules in RULES:
         ranked = mine.filter(rules=rules, ranked=True)
@@ -73,6 +83,7 @@ def player_summary(*, user, now: dt.datetime) -> dict:
             "ranks": player_ranks(user=user, rules=rules, now=now, deals="hidden"),
             "open_ranks": player_ranks(user=user, rules=rules, now=now, deals="open"),
             "race_rating": race_ratings.get(rules),
+            "best_season": best_season_data(user=user, rules=rules),
         }
     unranked = mine.filter(ranked=False, won=True).order_by("-received_at")[:RECENT_RESULTS]
     recent = Submission.objects.filter(user=user).order_by("-received_at", "-id")[:RECENT_RESULTS]

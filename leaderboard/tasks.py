@@ -9,6 +9,7 @@ from celery import shared_task
 
 from leaderboard.indexing import board_index, index_board_rebuild
 from leaderboard.models import BoardRepair
+from leaderboard.seasons import seasons_snapshot
 from leaderboard.services import daily_deals_pick_ahead
 
 logger = logging.getLogger(__name__)
@@ -43,3 +44,9 @@ def boards_repair() -> int:
 def daily_deals_pick() -> list[str]:
     """Pick today's and tomorrow's daily deals ahead of time."""
     return [deal.code for deal in daily_deals_pick_ahead(today=dt.datetime.now(dt.UTC).date())]
+
+
+@shared_task(name="leaderboard.seasons_snapshot")
+def seasons_snapshot_task() -> list[str]:
+    """Keep the final standing of every season that has ended and has no snapshot yet."""
+    return [snapshot.board for snapshot in seasons_snapshot(now=dt.datetime.now(dt.UTC))]

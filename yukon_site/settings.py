@@ -490,10 +490,14 @@ LEADERBOARD_DAILY_DEAL_FILTER = env.str(
     "LEADERBOARD_DAILY_DEAL_FILTER", default="games.solving.deal_is_winnable"
 )
 LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # keys lb:classic:all, …
+# A season's final standing is kept this long after its month ends (results received before the
+# end have been verified by then); a result verified later does not change it.
+LEADERBOARD_SEASON_SETTLE_SECONDS = env.int("LEADERBOARD_SEASON_SETTLE_SECONDS", default=3600)
 CELERY_BEAT_SCHEDULE.update(
     {
         "leaderboard-daily-deals": {"task": "leaderboard.daily_deals_pick", "schedule": 3600},
         "leaderboard-boards-repair": {"task": "leaderboard.boards_repair", "schedule": 60},
+        "leaderboard-seasons-snapshot": {"task": "leaderboard.seasons_snapshot", "schedule": 600},
     }
 )
 

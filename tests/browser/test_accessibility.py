@@ -170,10 +170,10 @@ def layout_shift(page: Page) -> float:
 
 
 def seed_boards():
-    """Two players with verified wins: a hidden-card game (the global boards) and an open deal;
-    race ratings under Classic rules (Annie's /me shows hers, and a first race to make under
-    Relaxed); today's daily deals stored already (picking them runs the solver, seconds on a busy
-    machine)."""
+    """Two players with verified wins: a hidden-card game (the global boards, this month's standing
+    kept) and an open deal; race ratings under Classic rules (Annie's /me shows hers, and a first
+    race to make under Relaxed); today's daily deals stored already (picking them runs the solver,
+    seconds on a busy machine)."""
     from django.utils import timezone
 
     from leaderboard.models import DailyDeal
@@ -186,7 +186,23 @@ def seed_boards():
     recorded_win(bob, CODE, TOKENS, ranked=False)
     rated(annie, "classic", 1579.4, 3)
     rated(bob, "classic", 1512.0, 1)
+    keep_this_season()  # /me says Annie's best season
     return annie, hidden
+
+
+def keep_this_season() -> None:
+    """This month's Classic standing kept, as the periodic task keeps it once the month is over."""
+    import datetime as dt
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from leaderboard.boards import season_bounds, season_key
+    from leaderboard.seasons import season_snapshot_take
+
+    season = season_key(timezone.now())
+    closed = season_bounds(season)[1] + dt.timedelta(seconds=settings.LEADERBOARD_SEASON_SETTLE_SECONDS)
+    season_snapshot_take(board=f"classic:season:{season}", now=closed)
 
 
 # Signed-out pages: the address, and what says the page is ready.

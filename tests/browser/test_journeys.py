@@ -468,10 +468,10 @@ def _finishes(code: str, tokens: list[str]) -> bool:
 
 
 def open_boards_and(code: str, ranks: dict[str, int]) -> list[str]:
-    """The boards a win of an open deal enters, as named on its banner: the three Classic
-    open-deal boards (all time, this week, today) and the deal's own."""
+    """The boards a win of an open deal enters, as named on its banner: the four Classic
+    open-deal boards (all time, this month, this week, today) and the deal's own."""
     periods = [key for key in ranks if key.startswith("open:classic:")]
-    assert sorted(key.split(":")[2] for key in periods) == ["all", "day", "week"], ranks
+    assert sorted(key.split(":")[2] for key in periods) == ["all", "day", "season", "week"], ranks
     return [*periods, f"deal:{code}"]
 
 

@@ -201,7 +201,7 @@ def test_leaderboard_tabs_hidden_and_open_deals_around_me_daily_deals_and_a_deal
 
 def chips(places) -> dict[str, str]:
     """A list of rank chips (/me) as period → rank ("" without an entry)."""
-    expect(places.locator("li[data-period]")).to_have_count(3)
+    expect(places.locator("li[data-period]")).to_have_count(4)
     return places.locator("li[data-period]").evaluate_all(
         "(items) => Object.fromEntries(items.map((li) => [li.dataset.period, li.dataset.rank]))"
     )
@@ -269,8 +269,8 @@ def test_me_shows_the_players_figures_ranks_on_hidden_and_open_boards_and_games(
         classic.locator('ul.rank-chips[data-deals="hidden"]'),
         classic.locator('ul.rank-chips[data-deals="open"]'),
     )
-    assert chips(hidden) == {"all": "1", "week": "1", "day": "1"}
-    assert chips(opened) == {"all": "", "week": "", "day": ""}
+    assert chips(hidden) == {"all": "1", "season": "1", "week": "1", "day": "1"}
+    assert chips(opened) == {"all": "", "season": "", "week": "", "day": ""}
     expect(hidden.locator('[data-period="all"] a')).to_have_attribute(
         "href", "/leaderboard?rules=classic&period=all&around=me"
     )
@@ -287,8 +287,8 @@ def test_me_shows_the_players_figures_ranks_on_hidden_and_open_boards_and_games(
         relaxed.locator('ul.rank-chips[data-deals="hidden"]'),
         relaxed.locator('ul.rank-chips[data-deals="open"]'),
     )
-    assert chips(hidden) == {"all": "", "week": "", "day": ""}
-    assert chips(opened) == {"all": "1", "week": "1", "day": "1"}
+    assert chips(hidden) == {"all": "", "season": "", "week": "", "day": ""}
+    assert chips(opened) == {"all": "1", "season": "1", "week": "1", "day": "1"}
     expect(opened.locator('[data-period="week"] a')).to_have_attribute(
         "href", re.compile(r"^/leaderboard\?deals=open&rules=relaxed&period=week&around=me$")
     )

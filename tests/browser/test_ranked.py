@@ -129,7 +129,7 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     expect(banner.locator("[data-win-verdict]")).to_have_attribute("data-state", "verified", timeout=15_000)
     for board in ("classic:all", f"deal:{code}"):
         expect(rank_on(banner, board)).to_have_attribute("data-rank", "1")
-    expect(banner.locator("[data-win-ranks] li")).to_have_count(4)  # all time, week, day, deal
+    expect(banner.locator("[data-win-ranks] li")).to_have_count(5)  # all time, month, week, day, deal
     # With the verdict the server publishes the deal: the page checks it against the commitment
     # it was given with the game, and the deal can be shared.
     deal_check = banner.locator('[data-win="deal-check"]')

@@ -107,17 +107,19 @@ def test_a_ranked_win_played_elsewhere_counts_as_an_open_deal_and_an_assisted_wi
     opened = current_boards(rules="classic", now=unranked.received_at, deals="open")
     assert unranked.ranks == {**dict.fromkeys(opened.values(), 1), deal_board(code): 1}
     ranks = elsewhere.locator(".ranks li")
-    expect(ranks).to_have_count(4)
+    expect(ranks).to_have_count(5)
     assert ranks.evaluate_all("(items) => items.map((li) => [li.dataset.board, li.dataset.rank])") == [
-        [opened["all"], "1"], [opened["week"], "1"], [opened["day"], "1"], [deal_board(code), "1"],
+        [opened["all"], "1"], [opened["season"], "1"], [opened["week"], "1"], [opened["day"], "1"],
+        [deal_board(code), "1"],
     ]  # fmt: skip
     expect(ranks.first).to_have_text("#1 Classic, all time (open deals)")
     expect(ranks.first.locator("a")).to_have_attribute(
         "href", "/leaderboard?deals=open&rules=classic&period=all"
     )
-    expect(ranks.nth(1)).to_have_text("#1 Classic, this week (open deals)")
-    expect(ranks.nth(2)).to_have_text("#1 Classic, today (open deals)")
-    expect(ranks.nth(3).locator("a")).to_have_attribute("href", f"/leaderboard?deal={code}")
+    expect(ranks.nth(1)).to_have_text("#1 Classic, this month (open deals)")
+    expect(ranks.nth(2)).to_have_text("#1 Classic, this week (open deals)")
+    expect(ranks.nth(3)).to_have_text("#1 Classic, today (open deals)")
+    expect(ranks.nth(4).locator("a")).to_have_attribute("href", f"/leaderboard?deal={code}")
     expect(elsewhere).not_to_have_attribute("data-assisted", "")
 
     expect(assisted).to_have_attribute("data-assisted", "")
@@ -205,7 +207,7 @@ def test_a_win_refused_for_move_one_is_asked_for_again_and_counts_once_judged_ag
     still_refused = page.locator(f'{RESULT}[data-result="{outbox[1]["client_id"]}"]')
     expect(judged_again).to_have_attribute("data-state", "verified")
     expect(judged_again.locator(f'.ranks [data-board="deal:{code}"]')).to_have_attribute("data-rank", "1")
-    expect(judged_again.locator(".ranks li")).to_have_count(4)  # the 3 open-deal boards, the deal
+    expect(judged_again.locator(".ranks li")).to_have_count(5)  # the 4 open-deal boards, the deal
     expect(still_refused).to_have_attribute("data-state", "rejected")
     page.screenshot(path=artifacts_dir / "results-judged-again.png")
 

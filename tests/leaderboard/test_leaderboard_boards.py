@@ -42,21 +42,28 @@ def test_members_sort_descending_in_ascending_user_id_order():
     assert [user_for(member) for member in members] == [1, 2, 10, 999_999_999]
 
 
-def test_a_hidden_card_games_win_enters_three_global_boards_and_its_deal_board():
+def test_a_hidden_card_games_win_enters_four_global_boards_and_its_deal_board():
     boards = boards_for_result(
         rules="classic", code="YU1-C-AAAAAAA", hidden=True, received_at=at("2026-11-29T23:59:59")
     )
 
-    assert boards == ["classic:all", "classic:week:2026-W48", "classic:day:2026-11-29", "deal:YU1-C-AAAAAAA"]
+    assert boards == [
+        "classic:all",
+        "classic:season:2026-11",
+        "classic:week:2026-W48",
+        "classic:day:2026-11-29",
+        "deal:YU1-C-AAAAAAA",
+    ]
 
 
-def test_a_win_on_a_known_deal_enters_three_open_deal_boards_and_its_deal_board():
+def test_a_win_on_a_known_deal_enters_four_open_deal_boards_and_its_deal_board():
     boards = boards_for_result(
         rules="relaxed", code="YU1-R-AAAAAAB", hidden=False, received_at=at("2026-11-30T00:00:00")
     )
 
     assert boards == [
         "open:relaxed:all",
+        "open:relaxed:season:2026-11",
         "open:relaxed:week:2026-W49",
         "open:relaxed:day:2026-11-30",
         "deal:YU1-R-AAAAAAB",

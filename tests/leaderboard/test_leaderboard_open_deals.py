@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 CODE, OTHER_CODE = WINNING_CODES["classic"][:2]
 BEST, OTHER_BEST = best_score(CODE), best_score(OTHER_CODE)
 NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
-GLOBAL = ["classic:all", "classic:week:2026-W48", "classic:day:2026-11-29"]
-OPEN = ["open:classic:all", "open:classic:week:2026-W48", "open:classic:day:2026-11-29"]
+GLOBAL = ["classic:all", "classic:season:2026-11", "classic:week:2026-W48", "classic:day:2026-11-29"]
+OPEN = [f"open:{board}" for board in GLOBAL]
 
 
 def rows(board: str) -> list[tuple[str, int]]:
@@ -97,11 +97,13 @@ def test_me_gives_the_places_on_the_global_and_the_open_boards(client, frozen_no
 
     assert classic["ranks"] == {
         "all": {"board": "classic:all", "rank": 2},
+        "season": {"board": "classic:season:2026-11", "rank": 2},
         "week": {"board": "classic:week:2026-W48", "rank": 2},
         "day": {"board": "classic:day:2026-11-29", "rank": 2},
     }
     assert classic["open_ranks"] == {
         "all": {"board": "open:classic:all", "rank": 1},
+        "season": {"board": "open:classic:season:2026-11", "rank": 1},
         "week": {"board": "open:classic:week:2026-W48", "rank": 1},
         "day": {"board": "open:classic:day:2026-11-29", "rank": 1},
     }
@@ -135,7 +137,7 @@ def test_rebuild_board_entries_moves_the_entries_of_known_deals_to_the_open_boar
 
     call_command("rebuild_board_entries", stdout=out)
 
-    for period in range(3):
+    for period in range(len(GLOBAL)):
         assert rows(GLOBAL[period]) == [("bob", BEST - 1), ("ann", BEST - 2)]  # hidden-card games only
         assert rows(OPEN[period]) == [("ann", BEST), ("cid", OTHER_BEST - 6)]
     assert names(client, "deals=open") == ["ann", "cid"]
@@ -145,14 +147,14 @@ def test_rebuild_board_entries_moves_the_entries_of_known_deals_to_the_open_boar
     # The places stored on the moved result follow it, with the rank it reached when settled.
     wins["ann_code"].refresh_from_db()
     assert wins["ann_code"].ranks == {
-        "open:classic:all": 1, "open:classic:week:2026-W48": 1, "open:classic:day:2026-11-29": 1,
-        f"deal:{CODE}": 1,
+        "open:classic:all": 1, "open:classic:season:2026-11": 1, "open:classic:week:2026-W48": 1,
+        "open:classic:day:2026-11-29": 1, f"deal:{CODE}": 1,
     }  # fmt: skip
     for name in ("ann_hidden", "bob_hidden", "cid_typed"):
         wins[name].refresh_from_db()
         assert wins[name].ranks == places[name]
     assert out.getvalue().splitlines() == [
-        "3 player(s): 9 entries written or removed, the places of 1 result(s) moved to the open-deal boards"
+        "3 player(s): 12 entries written or removed, the places of 1 result(s) moved to the open-deal boards"
     ]
 
     again = io.StringIO()

@@ -37,6 +37,7 @@ def test_voiding_a_result_restores_the_previous_best_on_every_board(client):
 
     assert entries_of(ann) == {
         "classic:all": (previous.pk, BEST - 2),
+        "classic:season:2026-11": (previous.pk, BEST - 2),
         "classic:week:2026-W48": (previous.pk, BEST - 2),
         "classic:day:2026-11-29": (previous.pk, BEST - 2),
         "classic:week:2026-W47": (older.pk, BEST - 3),
@@ -73,7 +74,7 @@ def test_suspension_removes_every_entry_and_lifting_it_brings_them_back(client):
 
     run(user_unsuspend, user=ann)
 
-    assert len(entries_of(ann)) == 8  # 3 global boards and 3 open-deal ones, 2 deal boards
+    assert len(entries_of(ann)) == 10  # 4 global boards and 4 open-deal ones, 2 deal boards
     assert [e.name for e in leaderboard_page(board="classic:all").entries] == ["ann", "bob"]
 
 

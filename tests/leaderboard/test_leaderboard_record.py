@@ -70,6 +70,7 @@ def test_ranks_reached_are_returned_for_every_board():
 
     assert result_record(submission=submission) == {
         "classic:all": 2,
+        "classic:season:2026-11": 2,
         "classic:week:2026-W48": 2,
         "classic:day:2026-11-29": 2,
         "deal:YU1-C-AAAAAAA": 2,
@@ -167,6 +168,7 @@ def test_a_batch_records_what_one_by_one_records_and_answers_the_final_ranks(set
         }
     # ann's best came a minute after bob's and cid's equal scores; dan's unranked one is on the deal.
     assert ranks[wins[0].pk] == {
-        "classic:all": 3, "classic:week:2026-W48": 3, "classic:day:2026-11-29": 3, "deal:YU1-C-AAAAAAA": 4,
+        "classic:all": 3, "classic:season:2026-11": 3, "classic:week:2026-W48": 3,
+        "classic:day:2026-11-29": 3, "deal:YU1-C-AAAAAAA": 4,
     }  # fmt: skip
     assert len(ReplayFlag.objects.filter(submission=wins[7], matches=wins[5])) == 1

@@ -1,8 +1,8 @@
 """`python manage.py rebuild_leaderboards [--board KEY ...]`: rebuild Redis from PostgreSQL.
 
 Each board is filled into a temporary key and swapped in with RENAME, so readers never see
-a half-built board. Without --board: the all-time, this week's and today's boards of each rule
-set (global and open-deal), and every board that already has a key in Redis.
+a half-built board. Without --board: the all-time, this season's, this week's and today's boards
+of each rule set (global and open-deal), and every board that already has a key in Redis.
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ export function boardName(key, { current = true } = {}) {
   if (kind === "deal") return t("boards.thisDeal");
   const rules = RULE_NAMES[kind] ?? kind;
   if (period === "all") return t("boards.allTime", { rules });
-  if (current) return t(period === "week" ? "boards.thisWeek" : "boards.today", { rules });
+  if (current) return t({ season: "boards.thisSeason", week: "boards.thisWeek" }[period] ?? "boards.today", { rules });
   return t("boards.period", { rules, when });
 }
 

@@ -1,8 +1,8 @@
-// /leaderboard: the boards of a rule set (Classic / Relaxed × all time / this week / today, the
-// top or around me) — the global boards of hidden-card games, or the open-deal boards of games
-// whose cards were all known, or the race ratings' board (its top, no period) — today's daily
-// deals with their boards, and any deal's board by its code (`?deal=<code>`). The address keeps
-// the choice (`?deals=open|races&rules=…&period=…&around=me&deal=…`).
+// /leaderboard: the boards of a rule set (Classic / Relaxed × all time / this month, the season /
+// this week / today, the top or around me) — the global boards of hidden-card games, or the
+// open-deal boards of games whose cards were all known, or the race ratings' board (its top, no
+// period) — today's daily deals with their boards, and any deal's board by its code
+// (`?deal=<code>`). The address keeps the choice (`?deals=open|races&rules=…&period=…&around=me&deal=…`).
 
 import { api } from "./api.js";
 import { showBoard, showRatingBoard } from "./boards.js";
@@ -12,13 +12,13 @@ import { codeErrorText, t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 
 const RULES = ["classic", "relaxed"];
-const PERIODS = ["all", "week", "day"];
+const PERIODS = ["all", "season", "week", "day"];
 // The API's `deals` (hidden-card games, or open deals), or the race ratings (their own API).
 const DEALS = ["hidden", "open", "races"];
 const ABOUT = { hidden: "leaderboard.aboutHidden", open: "leaderboard.aboutOpen", races: "leaderboard.aboutRaces" };
 const EMPTY = {
-  hidden: { all: "leaderboard.emptyAll", week: "leaderboard.emptyWeek", day: "leaderboard.emptyDay" },
-  open: { all: "leaderboard.emptyOpenAll", week: "leaderboard.emptyOpenWeek", day: "leaderboard.emptyOpenDay" },
+  hidden: { all: "leaderboard.emptyAll", season: "leaderboard.emptySeason", week: "leaderboard.emptyWeek", day: "leaderboard.emptyDay" },
+  open: { all: "leaderboard.emptyOpenAll", season: "leaderboard.emptyOpenSeason", week: "leaderboard.emptyOpenWeek", day: "leaderboard.emptyOpenDay" },
 };
 const PAGE_SIZE = 25;
 const DAILY_PAGE_SIZE = 10; // the daily board, above the others: its top ten

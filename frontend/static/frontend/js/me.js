@@ -1,18 +1,18 @@
 // /me: the signed-in player's figures per rule set (best score and that game, wins, win rate,
-// fewest moves, fastest win, places on the boards now, race rating) from GET /api/me/, and every
-// game they finished, newest first, from GET /api/submissions/ (its `next` link for more).
-// Signed out: a prompt.
+// fewest moves, fastest win, places on the boards now, best season, race rating) from GET
+// /api/me/, and every game they finished, newest first, from GET /api/submissions/ (its `next`
+// link for more). Signed out: a prompt.
 
 import { api, apiPath } from "./api.js";
 import { shownBest } from "./bests.js";
 import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate, formatWhen } from "./dom.js";
-import { t } from "./i18n.js";
+import { intlLocale, t } from "./i18n.js";
 import { rejectionText } from "./reasons.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 import { deviceStats, winRate } from "./stats.js";
 import { pendingResults } from "./sync.js";
 
-const PERIOD_KEYS = { all: "me.allTime", week: "me.thisWeek", day: "me.today" };
+const PERIOD_KEYS = { all: "me.allTime", season: "me.thisMonth", week: "me.thisWeek", day: "me.today" };
 
 // A game's deal, a link to its board; a daily deal's code is not named until its day is over.
 function dealLink(code) {
@@ -58,6 +58,19 @@ function rankChips(ranks, deals) {
   return el("ul", { class: "rank-chips", dataset: { deals } }, chips);
 }
 
+/** A season's month in the page's language: "2026-11" → "November 2026". */
+function seasonName(season) {
+  const [year, month] = season.split("-").map(Number);
+  return new Intl.DateTimeFormat(intlLocale(), { month: "long", year: "numeric", timeZone: "UTC" }).format(Date.UTC(year, month - 1, 1));
+}
+
+// The best final place in a season of a rule set (hidden-card boards), kept when the month ended.
+function bestSeason(rules, best) {
+  if (!best) return el("p", { class: "muted best-season", dataset: { bestSeason: "none" } }, t("me.noSeason"));
+  const text = t("me.bestSeason", { place: formatNumber(best.place), of: formatNumber(best.of), rules: RULE_NAMES[rules], season: seasonName(best.season) });
+  return el("p", { class: "best-season", dataset: { bestSeason: best.season, place: best.place } }, text);
+}
+
 // The race rating of a rule set and its board; before a first race, a way to one.
 function raceRating(rules, rating) {
   if (!rating) {
@@ -95,6 +108,7 @@ function rulesCard(rules, figures, deviceBest) {
     el("p", { class: "muted figures-from" }, t("me.figuresFrom")),
     el("h3", {}, t("me.placesNow")),
     rankChips(figures.ranks, "hidden"),
+    bestSeason(rules, figures.best_season),
     el("h3", {}, t("me.placesOpen")),
     rankChips(figures.open_ranks, "open"),
     el("h3", {}, t("me.races")),

@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { rejectionText } from "./reasons.js";
 import { findResult, listResults, markSeen, onResultsChange, pendingResults, sendableBy, unseenResults } from "./sync.js";
 
-const BOARD_ORDER = ["all", "week", "day"];
+const BOARD_ORDER = ["all", "season", "week", "day"];
 
 /** Ranks from a verified submission, best known board first: `[{key, rank, label, href}]`. */
 export function rankList(ranks) {
