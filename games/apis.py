@@ -218,6 +218,10 @@ class SubmissionOutputSerializer(serializers.Serializer):
     points = serializers.IntegerField(allow_null=True)
     reason = serializers.SerializerMethodField()
     ranks = serializers.DictField(child=serializers.IntegerField())
+    ranks_of = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Entries on each board of `ranks` when the result was placed (rank ÷ entries: percentile).",
+    )
     voided = serializers.BooleanField()
     engine_version = serializers.CharField()
     commitment = serializers.SerializerMethodField(help_text="A hidden-card game's commitment, else null.")

@@ -1,7 +1,8 @@
 """The seam to the leaderboard: callables named in settings, so `games` never imports `leaderboard`.
 
-- ``LEADERBOARD_RESULT_RECORDER(submissions=[...]) -> {submission id: {board: rank}}`` is
-  called inside the transaction that settles verified, won, non-assisted results (a batch).
+- ``LEADERBOARD_RESULT_RECORDER(submissions=[...]) -> {submission id: {board: (rank, entries)}}``
+  is called inside the transaction that settles verified, won, non-assisted results (a batch):
+  each result's place on its boards, and how many entries each board held then.
 - ``LEADERBOARD_PLAYER_REBUILD(user_id=...)`` is called inside the transaction after anything
   that changes which results count for a player (void, suspension, deletion, a new verdict).
 
@@ -22,11 +23,17 @@ if TYPE_CHECKING:
     from games.models import Submission
 
 
-def results_record(*, submissions: list[Submission]) -> dict[int, dict[str, int]]:
+def results_record(*, submissions: list[Submission]) -> dict[int, dict[str, tuple[int, int]]]:
     if not settings.LEADERBOARD_RESULT_RECORDER or not submissions:
         return {}
     recorder = import_string(settings.LEADERBOARD_RESULT_RECORDER)
-    return {pk: dict(ranks) for pk, ranks in (recorder(submissions=submissions) or {}).items() if ranks}
+    return {pk: dict(places) for pk, places in (recorder(submissions=submissions) or {}).items() if places}
+
+
+def places_store_on(submission: Submission, places: dict[str, tuple[int, int]]) -> None:
+    """Keep a result's places on the row (not saved): its rank on each board, and the entries then."""
+    submission.ranks = {board: rank for board, (rank, _) in places.items()}
+    submission.ranks_of = {board: entries for board, (_, entries) in places.items()}
 
 
 def player_entries_rebuild(*, user_id: int) -> None:

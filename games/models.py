@@ -127,6 +127,7 @@ class Submission(models.Model):
     settled_at = models.DateTimeField(null=True, blank=True)
     voided = models.BooleanField(default=False)
     ranks = models.JSONField(default=dict, blank=True)  # board key → rank reached, stored when settled
+    ranks_of = models.JSONField(default=dict, blank=True)  # board key → entries on it then: a percentile
 
     class Meta:
         indexes = [

@@ -313,6 +313,7 @@ SETTLED_FIELDS = (
     "settled_at",
     "engine_version",
     "ranks",
+    "ranks_of",
 )
 
 
@@ -359,8 +360,8 @@ def _settle(
                 counted.append(submission)
         if counted:
             by_id = {submission.pk: submission for submission in counted}
-            for submission_id, ranks in hooks.results_record(submissions=counted).items():
-                by_id[submission_id].ranks = ranks
+            for submission_id, places in hooks.results_record(submissions=counted).items():
+                hooks.places_store_on(by_id[submission_id], places)
             deals_par_request(codes=[submission.code for submission in counted])
         _verdicts_store(submissions)
         if contest_games := [s.game_id for s in submissions if s.game_id is not None and s.game.contest]:
@@ -480,7 +481,7 @@ def submission_reverify(*, submission: Submission, now: datetime | None = None) 
         Submission.objects.filter(pk=submission.pk).update(
             **judgement.fields(),
             engine_version=ENGINE_VERSION,
-            **({"settled_at": now or timezone.now(), "ranks": {}} if changed else {}),
+            **({"settled_at": now or timezone.now(), "ranks": {}, "ranks_of": {}} if changed else {}),
         )
         if changed and submission.user_id is not None:
             hooks.player_entries_rebuild(user_id=submission.user_id)
@@ -498,6 +499,8 @@ def _ranks_store(submission: Submission, judgement: Judgement) -> None:
     boards are those of its receipt time (a week or day board of the past, for an old result)."""
     for field, value in judgement.fields().items():
         setattr(submission, field, value)
-    ranks = hooks.results_record(submissions=[submission]).get(submission.pk, {})
-    if ranks:
-        Submission.objects.filter(pk=submission.pk).update(ranks=ranks)
+    places = hooks.results_record(submissions=[submission]).get(submission.pk, {})
+    if places:
+        hooks.places_store_on(submission, places)
+        stored = {"ranks": submission.ranks, "ranks_of": submission.ranks_of}
+        Submission.objects.filter(pk=submission.pk).update(**stored)

@@ -328,6 +328,38 @@ class RedisBoardIndex:
             return int(rank)
         return -1 if self.client.exists(key) else None
 
+    def place(self, board: str, *, user_id: int) -> tuple[int, int] | None:
+        """(0-based rank or −1 without an entry, entries on the board), or None for a missing key:
+        one round trip."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrevrank(self.key(board), member_for(user_id))
+        pipe.zcard(self.key(board))
+        rank, count = pipe.execute()
+        if not count:
+            return None
+        return (-1 if rank is None else int(rank)), int(count) - 1  # the sentinel is no entry
+
+    def sizes(
+        self, boards: Iterable[str], *, written: dict[str, list[int]] | None = None
+    ) -> dict[str, int | None]:
+        """Entries on each board, None for a missing key: one round trip. `written` (board → user
+        ids) are entries the caller's open transaction wrote, which reach Redis only after its
+        commit: those not there yet count as if they were."""
+        written = written or {}
+        boards = list(boards)
+        pipe = self.client.pipeline(transaction=False)
+        for board in boards:
+            pipe.zcard(self.key(board))
+            for user_id in written.get(board, []):
+                pipe.zscore(self.key(board), member_for(user_id))
+        answers = iter(pipe.execute())
+        sizes: dict[str, int | None] = {}
+        for board in boards:
+            count = int(next(answers))
+            coming = sum(1 for _ in written.get(board, []) if next(answers) is None)
+            sizes[board] = None if count == 0 else count - 1 + coming
+        return sizes
+
     def entries_ahead(
         self, queries: dict[str, list[IndexItem]], *, written: dict[str, list[IndexItem]] | None = None
     ) -> dict[str, list[int] | None]:

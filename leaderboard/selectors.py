@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import redis
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Count
 from django.utils.dateparse import parse_datetime
 
 from games.models import Submission
@@ -319,6 +321,40 @@ def leaderboard_rank(*, board: str, user_id: int) -> int | None:
 
     answer = index_read(read, board=board)
     return answer[0] if answer is not None else entry_rank_sql(board=board, user_id=user_id)
+
+
+def leaderboard_place(*, board: str, user_id: int) -> tuple[int | None, int]:
+    """The player's rank on a board (None without an entry) and the entries on it, read together."""
+
+    def read(index: RedisBoardIndex):
+        return index.place(board, user_id=user_id)
+
+    answer = index_read(read, board=board)
+    if answer is not None:
+        rank, count = answer
+        return (None if rank < 0 else rank + 1), count
+    return entry_rank_sql(board=board, user_id=user_id), _count_sql(board)
+
+
+def board_sizes(*, boards: set[str], written: Iterable[tuple[str, int]] = ()) -> dict[str, int]:
+    """Entries on each board, inside the transaction that wrote the entries `written` (board,
+    user_id): from Redis where the key is built (counting the written ones as if they were there),
+    else by an SQL count, which sees them."""
+    sizes: dict[str, int | None] = dict.fromkeys(boards)
+    index = board_index()
+    if index is not None and boards:
+        by_board: dict[str, list[int]] = {}
+        for board, user_id in written:
+            by_board.setdefault(board, []).append(user_id)
+        try:
+            sizes.update(index.sizes(sorted(boards), written=by_board))
+        except redis.RedisError as error:
+            index_failed(error)
+    missing = [board for board, size in sizes.items() if size is None]
+    if missing:
+        counts = BoardEntry.objects.filter(board__in=missing).values("board").annotate(entries=Count("id"))
+        sizes.update({row["board"]: row["entries"] for row in counts})
+    return {board: size or 0 for board, size in sizes.items()}
 
 
 # --- A player's own results --------------------------------------------------------------------------

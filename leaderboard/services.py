@@ -28,7 +28,7 @@ from leaderboard.boards import boards_for_result, open_board_of, sort_key, trunc
 from leaderboard.index import EntryDetails, IndexChange
 from leaderboard.indexing import index_changes_schedule
 from leaderboard.models import BoardEntry, DailyDeal, LogFingerprint, ReplayFlag
-from leaderboard.selectors import daily_deal_cache_clear, entry_ranks
+from leaderboard.selectors import board_sizes, daily_deal_cache_clear, entry_ranks
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +78,8 @@ def result_boards(*, submission: Submission) -> list[str]:
     )
 
 
-def result_record(*, submission: Submission) -> dict[str, int]:
-    """`results_record` of one result: the player's rank on each board it entered."""
+def result_record(*, submission: Submission) -> dict[str, tuple[int, int]]:
+    """`results_record` of one result: the player's (rank, entries) on each board it entered."""
     return results_record(submissions=[submission]).get(submission.pk, {})
 
 
@@ -90,13 +90,14 @@ class _Candidate:
     key: int
 
 
-def results_record(*, submissions: Sequence[Submission]) -> dict[int, dict[str, int]]:
+def results_record(*, submissions: Sequence[Submission]) -> dict[int, dict[str, tuple[int, int]]]:
     """Enter verified wins on every board they qualify for, keeping each player's best.
 
     Runs inside the transaction that settles `submissions`; the same as recording them one by
     one in id order, in a few statements: an entry is replaced only by a better result (higher
     score, or the same score reached in an earlier second). Returns, per counted result, the
-    player's rank on each of its boards (submission id → {board key → rank}).
+    player's place on each of its boards and the entries on it then, for a percentile
+    (submission id → {board key → (rank, entries)}).
     """
     counted = sorted((s for s in submissions if result_counts(s)), key=lambda s: s.pk)
     if not counted:
@@ -126,8 +127,14 @@ def results_record(*, submissions: Sequence[Submission]) -> dict[int, dict[str, 
     )
     _identical_logs_flag(submissions=counted)
     ranks = entry_ranks(entries=set(best), written=written)
+    sizes = board_sizes(boards={board for board, _ in best}, written=written)
+
+    def place(board: str, user_id: int) -> tuple[int, int]:
+        rank = ranks[(board, user_id)]
+        return rank, max(sizes[board], rank)  # Redis may miss the last milliseconds' entries
+
     return {
-        submission.pk: {board: ranks[(board, submission.user_id)] for board in boards_of[submission.pk]}
+        submission.pk: {board: place(board, submission.user_id) for board in boards_of[submission.pk]}
         for submission in counted
     }
 
@@ -267,7 +274,7 @@ def players_with_entries_or_wins() -> list[int]:
 def player_boards_regroup(*, user_id: int) -> tuple[int, int]:
     """Put a player's results on the boards they enter today, in one transaction: the entries
     recomputed (`player_entries_rebuild`; Redis follows after the commit), and each stored place
-    (`Submission.ranks`) that names a global board for a result that is not a hidden-card game's
+    (`Submission.ranks`, `ranks_of`) that names a global board for a result not a hidden-card game's
     renamed to the open-deal board of the same period, where such results rank now. The number
     kept is the place reached when the result was settled. Safe to run again: (entries written
     or removed, results whose places were renamed), both 0 the second time."""
@@ -276,13 +283,14 @@ def player_boards_regroup(*, user_id: int) -> tuple[int, int]:
         results = (
             Submission.objects.filter(user_id=user_id, ranked=True, status=Submission.Status.VERIFIED)
             .select_related("game")
-            .only("id", "ranks", "game__hidden")
+            .only("id", "ranks", "ranks_of", "game__hidden")
         )
         renamed = 0
         for result in results:
             places = {open_board_of(board): rank for board, rank in (result.ranks or {}).items()}
             if not result_hidden(result) and places != result.ranks:
-                Submission.objects.filter(pk=result.pk).update(ranks=places)
+                sizes = {open_board_of(board): count for board, count in (result.ranks_of or {}).items()}
+                Submission.objects.filter(pk=result.pk).update(ranks=places, ranks_of=sizes)
                 renamed += 1
     return entries, renamed
 

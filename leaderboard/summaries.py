@@ -12,7 +12,7 @@ from games.models import Submission
 from leaderboard.boards import RULES, current_boards, deal_board
 from leaderboard.models import BoardEntry, DailyDeal
 from leaderboard.seasons import player_best_season, player_seasons_snapshot
-from leaderboard.selectors import leaderboard_rank, replay_hidden_until
+from leaderboard.selectors import leaderboard_place, replay_hidden_until
 from races.selectors import player_ratings
 
 RECENT_RESULTS = 20
@@ -23,12 +23,13 @@ def _counted(queryset):
 
 
 def player_ranks(*, user, rules: str, now: dt.datetime, deals: str) -> dict[str, dict]:
-    """The player's rank now on the current boards of `rules` (global or open-deal): period →
-    {board, rank}, the rank None without an entry."""
-    return {
-        period: {"board": board, "rank": leaderboard_rank(board=board, user_id=user.pk)}
-        for period, board in current_boards(rules=rules, now=now, deals=deals).items()
-    }
+    """The player's rank now on the current boards of `rules` (global or open-deal), and the
+    entries on each (for a percentile): period → {board, rank, of}, the rank None without an entry."""
+    places = {}
+    for period, board in current_boards(rules=rules, now=now, deals=deals).items():
+        rank, entries = leaderboard_place(board=board, user_id=user.pk)
+        places[period] = {"board": board, "rank": rank, "of": max(entries, rank or 0)}
+    return places
 
 
 def best_season_data(*, user, rules: str) -> dict | None:

@@ -30,7 +30,7 @@ def spy_record(*, submissions):
     """Stands in the seam's place to see how games calls it (not a leaderboard)."""
     for submission in submissions:
         SEAM_CALLS.append(("record", submission.pk, submission.status, connection.in_atomic_block))
-    return {submission.pk: {"deal:" + submission.code: 1} for submission in submissions}
+    return {submission.pk: {"deal:" + submission.code: (1, 3)} for submission in submissions}
 
 
 def spy_rebuild(*, user_id):
@@ -84,8 +84,12 @@ def test_a_won_result_is_handed_to_the_leaderboard_inside_the_settling_transacti
     settled = submission_verify(submission_id=submission.pk)
 
     assert seam_spy == [("record", submission.pk, "verified", True)]
-    assert settled.ranks == {f"deal:{CLASSIC_WIN['code']}": 1}
-    assert Submission.objects.get(pk=submission.pk).ranks == settled.ranks
+    assert (settled.ranks, settled.ranks_of) == (
+        {f"deal:{CLASSIC_WIN['code']}": 1},
+        {f"deal:{CLASSIC_WIN['code']}": 3},
+    )
+    stored_row = Submission.objects.get(pk=submission.pk)
+    assert (stored_row.ranks, stored_row.ranks_of) == (settled.ranks, settled.ranks_of)
 
 
 LOST_LOG = " ".join(CLASSIC_WIN["log"].split()[:30])

@@ -207,10 +207,10 @@ def test_me_needs_a_session_and_sums_up_the_player(client, frozen_now):
     assert classic["fewest_moves"] == 96 and classic["fastest_win_ms"] > 0
     assert (classic["current_streak"], classic["best_streak"]) == (2, 2)
     assert classic["ranks"] == {
-        "all": {"board": "classic:all", "rank": 2},
-        "season": {"board": "classic:season:2026-11", "rank": 2},
-        "week": {"board": "classic:week:2026-W48", "rank": 2},
-        "day": {"board": "classic:day:2026-11-29", "rank": 2},
+        "all": {"board": "classic:all", "rank": 2, "of": 2},
+        "season": {"board": "classic:season:2026-11", "rank": 2, "of": 2},
+        "week": {"board": "classic:week:2026-W48", "rank": 2, "of": 2},
+        "day": {"board": "classic:day:2026-11-29", "rank": 2, "of": 2},
     }
     assert body["rules"]["relaxed"]["ranked_wins"] == 0 and body["rules"]["relaxed"]["unranked_wins"] == 1
     assert body["rules"]["relaxed"]["win_rate"] is None

@@ -96,16 +96,16 @@ def test_me_gives_the_places_on_the_global_and_the_open_boards(client, frozen_no
     classic = client.get("/api/me/").json()["rules"]["classic"]
 
     assert classic["ranks"] == {
-        "all": {"board": "classic:all", "rank": 2},
-        "season": {"board": "classic:season:2026-11", "rank": 2},
-        "week": {"board": "classic:week:2026-W48", "rank": 2},
-        "day": {"board": "classic:day:2026-11-29", "rank": 2},
+        "all": {"board": "classic:all", "rank": 2, "of": 2},
+        "season": {"board": "classic:season:2026-11", "rank": 2, "of": 2},
+        "week": {"board": "classic:week:2026-W48", "rank": 2, "of": 2},
+        "day": {"board": "classic:day:2026-11-29", "rank": 2, "of": 2},
     }
     assert classic["open_ranks"] == {
-        "all": {"board": "open:classic:all", "rank": 1},
-        "season": {"board": "open:classic:season:2026-11", "rank": 1},
-        "week": {"board": "open:classic:week:2026-W48", "rank": 1},
-        "day": {"board": "open:classic:day:2026-11-29", "rank": 1},
+        "all": {"board": "open:classic:all", "rank": 1, "of": 2},
+        "season": {"board": "open:classic:season:2026-11", "rank": 1, "of": 2},
+        "week": {"board": "open:classic:week:2026-W48", "rank": 1, "of": 2},
+        "day": {"board": "open:classic:day:2026-11-29", "rank": 1, "of": 2},
     }
     # Ranked figures count every game the server issued, hidden-card or with its code.
     assert (classic["ranked_wins"], classic["best_score"], classic["unranked_wins"]) == (2, BEST, 0)

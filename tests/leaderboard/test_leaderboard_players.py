@@ -128,7 +128,7 @@ def test_me_gives_one_best_game_per_rule_set_and_the_all_time_rank(client):
         "replay_url": f"http://testserver/api/replays/{earlier_equal.pk}/",
     }  # fmt: skip
     assert best["score"] == rules["classic"]["best_score"]
-    assert rules["classic"]["ranks"]["all"] == {"board": "classic:all", "rank": 2}
+    assert rules["classic"]["ranks"]["all"] == {"board": "classic:all", "rank": 2, "of": 2}
     assert rules["relaxed"]["best"] is None
     assert client.get(best["replay_url"]).status_code == 200
 

@@ -3,6 +3,7 @@
 import datetime as dt
 
 import pytest
+from django.db.models import Count
 from leaderboard_factories import WINNING_CODES, best_score, player, win
 
 from leaderboard.models import BoardEntry, ReplayFlag
@@ -68,12 +69,12 @@ def test_ranks_reached_are_returned_for_every_board():
     win(ann, at=NOON)
     submission = win(bob, at=NOON, extra_moves=1)
 
-    assert result_record(submission=submission) == {
-        "classic:all": 2,
-        "classic:season:2026-11": 2,
-        "classic:week:2026-W48": 2,
-        "classic:day:2026-11-29": 2,
-        "deal:YU1-C-AAAAAAA": 2,
+    assert result_record(submission=submission) == {  # (rank, entries on the board)
+        "classic:all": (2, 2),
+        "classic:season:2026-11": (2, 2),
+        "classic:week:2026-W48": (2, 2),
+        "classic:day:2026-11-29": (2, 2),
+        "deal:YU1-C-AAAAAAA": (2, 2),
     }
 
 
@@ -162,12 +163,14 @@ def test_a_batch_records_what_one_by_one_records_and_answers_the_final_ranks(set
 
     assert board_state() == one_by_one
     assert set(ranks) == {submission.pk for submission in wins}
+    entries = dict(BoardEntry.objects.values("board").annotate(n=Count("id")).values_list("board", "n"))
     for submission in wins:
         assert ranks[submission.pk] == {
-            board: entry_rank_sql(board=board, user_id=submission.user_id) for board in ranks[submission.pk]
+            board: (entry_rank_sql(board=board, user_id=submission.user_id), entries[board])
+            for board in ranks[submission.pk]
         }
     # ann's best came a minute after bob's and cid's equal scores; dan's unranked one is on the deal.
-    assert ranks[wins[0].pk] == {
+    assert {board: rank for board, (rank, _) in ranks[wins[0].pk].items()} == {
         "classic:all": 3, "classic:season:2026-11": 3, "classic:week:2026-W48": 3,
         "classic:day:2026-11-29": 3, "deal:YU1-C-AAAAAAA": 4,
     }  # fmt: skip

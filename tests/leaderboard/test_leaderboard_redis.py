@@ -305,6 +305,12 @@ def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, 
     assert not BoardRepair.objects.filter(board=BOARD).exists()
 
 
+def sql_count(board: str) -> int:
+    from leaderboard.models import BoardEntry
+
+    return BoardEntry.objects.filter(board=board).count()
+
+
 def test_ranks_of_a_batch_come_from_redis_and_equal_sql_counts(redis_index, settings, monkeypatch):
     from django.db import transaction
 
@@ -336,15 +342,22 @@ def test_ranks_of_a_batch_come_from_redis_and_equal_sql_counts(redis_index, sett
     )
 
     with transaction.atomic():
-        ranks = results_record(submissions=batch)
+        places = results_record(submissions=batch)
         expected = {
-            submission.pk: {board: entry_rank_sql(board=board, user_id=submission.user_id) for board in found}
-            for submission, found in ((s, ranks[s.pk]) for s in batch)
+            submission.pk: {
+                board: (entry_rank_sql(board=board, user_id=submission.user_id), sql_count(board))
+                for board in found
+            }
+            for submission, found in ((s, places[s.pk]) for s in batch)
         }
 
-    assert ranks == expected
+    assert places == expected  # the ranks and the entries Redis counts equal the SQL ones
+    ranks = {pk: {board: rank for board, (rank, _) in found.items()} for pk, found in places.items()}
     assert [ranks[submission.pk][BOARD] for submission in batch] == [3, 5, 2, 1, 6, 8]
-    assert ranks[batch[4].pk] == {BOARD: 6, "classic:week:2026-W49": 1, boards[3]: 1, "deal:YU1-C-AAAAAAA": 6}
+    assert ranks[batch[4].pk] == {
+        BOARD: 6, "classic:season:2026-11": 6, "classic:week:2026-W49": 1, boards[3]: 1,
+        "deal:YU1-C-AAAAAAA": 6,
+    }  # fmt: skip
     assert counted == [False, True]  # keys read once; counted by SQL only for the unbuilt boards
 
 

@@ -246,7 +246,11 @@ def test_me_gives_the_best_season_and_keeps_a_season_the_periodic_task_has_not(c
         "rules": "classic", "season": "2026-11", "place": 2, "of": 2, "score": BEST - 1,
     }  # fmt: skip
     assert body["rules"]["relaxed"]["best_season"] is None
-    assert body["rules"]["classic"]["ranks"]["season"] == {"board": "classic:season:2026-12", "rank": None}
+    assert body["rules"]["classic"]["ranks"]["season"] == {
+        "board": "classic:season:2026-12",
+        "rank": None,
+        "of": 0,
+    }
     assert set(SeasonSnapshot.objects.values_list("board", flat=True)) == {NOVEMBER, f"open:{NOVEMBER}"}
 
 

@@ -37,6 +37,19 @@ export function formatDuration(ms) {
 
 export const formatNumber = (n) => (n === null || n === undefined ? "—" : n.toLocaleString("en-US"));
 
+// Below this many entries a board's rank says it all ("#1 · top 50%" of two players says less).
+const PERCENTILE_MIN_ENTRIES = 20;
+
+/**
+ * A place as the share of the board at or above it: rank 37 of 12,408 → "top 1%" (never below
+ * 1%); "" on a board of fewer than PERCENTILE_MIN_ENTRIES, or without its count (a result placed
+ * before counts were kept).
+ */
+export function topPercentText(rank, of) {
+  if (!rank || !of || of < PERCENTILE_MIN_ENTRIES) return "";
+  return t("places.top", { percent: formatNumber(Math.max(1, Math.ceil((100 * rank) / Math.max(of, rank)))) });
+}
+
 /** 0.6316 → "63%"; null → "—". */
 export const formatRate = (rate) => (rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`);
 

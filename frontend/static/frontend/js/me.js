@@ -5,7 +5,7 @@
 
 import { api, apiPath } from "./api.js";
 import { shownBest } from "./bests.js";
-import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate, formatWhen } from "./dom.js";
+import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate, formatWhen, topPercentText } from "./dom.js";
 import { intlLocale, t } from "./i18n.js";
 import { rejectionText } from "./reasons.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
@@ -48,13 +48,20 @@ function deviceBestText({ best, provisional }) {
 
 // The player's place on each period board of one kind (hidden-card or open-deal games).
 function rankChips(ranks, deals) {
-  const chips = Object.entries(ranks ?? {}).map(([period, { board, rank }]) =>
-    el(
+  const chips = Object.entries(ranks ?? {}).map(([period, { board, rank, of }]) => {
+    const top = topPercentText(rank, of);
+    return el(
       "li",
       { dataset: { period, rank: rank ?? "" } },
-      el("a", { href: `${boardLink(board)}&around=me` }, el("span", {}, PERIOD_KEYS[period] ? t(PERIOD_KEYS[period]) : period), el("strong", {}, rank ? `#${formatNumber(rank)}` : "—")),
-    ),
-  );
+      el(
+        "a",
+        { href: `${boardLink(board)}&around=me` },
+        el("span", {}, PERIOD_KEYS[period] ? t(PERIOD_KEYS[period]) : period),
+        el("strong", {}, rank ? `#${formatNumber(rank)}` : "—"),
+        top && el("small", { class: "top-percent" }, top),
+      ),
+    );
+  });
   return el("ul", { class: "rank-chips", dataset: { deals } }, chips);
 }
 

@@ -4,7 +4,7 @@
 // A win played with a hint says so (assisted: on no board), and a ranked win sent again as an
 // unranked result (its game played elsewhere or expired, sync.js) says where it counts.
 
-import { RULE_NAMES, boardBase, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence } from "./dom.js";
+import { RULE_NAMES, boardBase, boardLink, boardName, el, formatDuration, formatNumber, formatWhen, sentence, topPercentText } from "./dom.js";
 import { t } from "./i18n.js";
 import { rejectionText } from "./reasons.js";
 import { findResult, listResults, markSeen, onResultsChange, pendingResults, sendableBy, unseenResults } from "./sync.js";
@@ -24,10 +24,16 @@ export function rankList(ranks) {
     .map(([key, rank]) => ({ key, rank, label: boardName(key), href: boardLink(key) }));
 }
 
-function rankItems(ranks) {
-  return rankList(ranks).map(({ key, rank, label, href }) =>
-    el("li", { dataset: { board: key, rank } }, el("a", { href }, el("strong", {}, `#${formatNumber(rank)}`), ` ${label}`)),
-  );
+// Each place: its rank, the board, and its percentile when the board's count was kept (`ranks_of`).
+function rankItems(ranks, ranksOf) {
+  return rankList(ranks).map(({ key, rank, label, href }) => {
+    const top = topPercentText(rank, ranksOf?.[key]);
+    return el(
+      "li",
+      { dataset: { board: key, rank } },
+      el("a", { href }, el("strong", {}, `#${formatNumber(rank)}`), ` ${label}`, top && el("span", { class: "top-percent" }, ` · ${top}`)),
+    );
+  });
 }
 
 /** The state of one result in words, for the player who is (or is not) signed in. */
@@ -89,7 +95,7 @@ function resultItem(entry, account) {
     el("p", { class: "result-outcome" }, outcome(entry)),
     entry.fallback && el("p", { class: "result-fallback", dataset: { fallback: entry.fallback.game } }, fallbackText(entry)),
     el("p", { class: "result-state", dataset: { stateText: entry.state } }, stateText(entry, account)),
-    entry.state === "verified" && el("ul", { class: "ranks" }, rankItems(entry.ranks)),
+    entry.state === "verified" && el("ul", { class: "ranks" }, rankItems(entry.ranks, entry.ranksOf)),
     links.length > 0 && el("p", { class: "result-links" }, ...links),
   );
 }
@@ -175,7 +181,7 @@ export function renderVerdict(banner, entry, account) {
         ? keptText(entry)
         : stateText(entry, account);
   text.textContent = [fallbackText(entry), verdict].filter(Boolean).join(" ");
-  ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks) : []));
+  ranks.replaceChildren(...(entry.state === "verified" ? rankItems(entry.ranks, entry.ranksOf) : []));
   const board = banner.querySelector('[data-win-link="board"]');
   board.hidden = entry.state !== "verified";
 }

@@ -215,6 +215,7 @@ export async function pollSent({ account, fetchImpl } = {}) {
         ...published(entry, submission),
         state: "verified",
         ranks: submission.ranks ?? {},
+        ranksOf: submission.ranks_of ?? {},
         verdict: { won: submission.won, moves: submission.moves, score: submission.score, points: submission.points, assisted: submission.assisted === true },
       });
     } else if (answer.ok && submission?.status === "rejected") {
