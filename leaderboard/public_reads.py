@@ -4,8 +4,9 @@ A board page, or the neighbourhood of a named player, is the same for everyone: 
 rendered once and kept per address for LEADERBOARD_HOT_PAGE_SECONDS (leaderboard.hot_pages),
 with an ETag (a hash of the body) and `Cache-Control: public, max-age=…`, so that browsers and
 caches in between may keep it as long and ask again with If-None-Match (304). A request for an
-address whose answer is kept is answered before DRF parses, authenticates or validates anything:
-only answers that passed all of that are kept. No public read looks at the session or the player.
+address whose answer is kept is answered by KeptPublicAnswerMiddleware, before the session,
+locale, CSRF and authentication middleware and before DRF parses, authenticates or validates
+anything: only answers that passed all of that are kept. No public read looks at the session.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class PublicAnswer:
             response = HttpResponseNotModified()
         else:
             response = HttpResponse(self.body, content_type="application/json")
+            response.headers["Content-Length"] = str(len(self.body))
         response.headers["ETag"] = self.etag
         response.headers["Cache-Control"] = f"public, max-age={max_age()}"
         return response
@@ -87,18 +89,28 @@ def query_validated(serializer_class: type[serializers.Serializer], request) -> 
     return kept
 
 
-class PublicBoardApi(APIView):
-    """A board read: kept answers are served at once; the session is read only if a view asks for
-    the player (around=me), never to authenticate a public read."""
+class KeptPublicAnswerMiddleware:
+    """Answers a GET of a board whose public answer is kept, before the session, locale, CSRF,
+    authentication and account middleware, the URL resolver and DRF: none of them changes a
+    public answer. Placed after the security headers' middleware (they apply to it as to any
+    answer); the first answer of an address goes the whole way and is kept."""
 
-    def dispatch(self, request, *args, **kwargs):
-        if request.method == "GET":
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method == "GET" and "leaderboard" in request.path_info:
             kept = hot_page_kept(_key(request))
             if kept is not None:
                 response = kept.response(request)
-                response.headers["Allow"] = ", ".join(self.allowed_methods)
+                response.headers["Allow"] = "GET, HEAD, OPTIONS"
                 return response
-        return super().dispatch(request, *args, **kwargs)
+        return self.get_response(request)
+
+
+class PublicBoardApi(APIView):
+    """A board read: the session is read only if a view asks for the player (around=me), never to
+    authenticate a public read (KeptPublicAnswerMiddleware serves the answers kept)."""
 
     def perform_authentication(self, request) -> None:
         pass  # lazy: DRF authenticates when request.user is first read

@@ -158,3 +158,19 @@ def test_around_a_player_on_a_deal_board_and_an_open_board(client, frozen_now):
     assert [row["player"]["name"] for row in deal["results"]] == ["ann", "bob"]
     assert client.get(f"{URL}&deals=open&around=bob").json()["results"][0]["player"]["name"] == "bob"
     assert client.get(f"{URL}&around=bob").json() == {"ranked": False}
+
+
+def test_a_kept_answer_is_served_early_with_the_headers_of_every_answer(client, frozen_now, settings):
+    settings.LEADERBOARD_HOT_PAGE_SECONDS = 60
+    fill(2)
+    first = client.get(f"{URL}&around=p001")
+
+    with CaptureQueriesContext(connection) as queries:
+        kept = client.get(f"{URL}&around=p001")
+
+    assert not queries.captured_queries  # no session, no player, no board: the kept bytes
+    assert kept.content == first.content and kept["ETag"] == first["ETag"]
+    headers = ["Content-Type", "Content-Length", "Cache-Control", "X-Frame-Options"]
+    headers.append("Content-Security-Policy")
+    for header in headers:
+        assert kept[header] == first[header], header
