@@ -10,8 +10,11 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import re
+from functools import cache
 
 from django.http.response import HttpResponseBase
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -52,7 +55,7 @@ from leaderboard.boards import (
     parse_period_key,
 )
 from leaderboard.hot_pages import hot_page
-from leaderboard.public_reads import PublicBoardApi, public_read, query_validated
+from leaderboard.public_reads import PublicAnswer, PublicBoardApi, public_read, query_validated
 from leaderboard.selectors import (
     BoardPage,
     Cursor,
@@ -144,6 +147,17 @@ def board_answer(request, *, board: str, query: dict, page_size_default: int) ->
         user_id = request.user.pk
         key = f"{user_id} {request.build_absolute_uri()}"
         return Response(hot_page(key, lambda: around_data(request, board, user_id)))
+    answer = board_public_answer(request, board=board, query=query, page_size_default=page_size_default)
+    if answer is None:
+        refusal = {"detail": f"No player is named {around}.", "code": "player_not_found"}
+        return Response(refusal, status=status.HTTP_404_NOT_FOUND)
+    return answer.response(request)
+
+
+def board_public_answer(request, *, board: str, query: dict, page_size_default: int) -> PublicAnswer | None:
+    """A page of `board` or the neighbourhood of a named player, the same for everyone, rendered
+    and kept (leaderboard.public_reads); None for an unknown name. Reads no session."""
+    around = query.get("around")
     if around:
 
         def around_player():
@@ -153,11 +167,7 @@ def board_answer(request, *, board: str, query: dict, page_size_default: int) ->
                 return None
             return {"ranked": False} if page is None else board_page_data(request, page)
 
-        answer = public_read(request, around_player)
-        if answer is None:
-            refusal = {"detail": f"No player is named {around}.", "code": "player_not_found"}
-            return Response(refusal, status=status.HTTP_404_NOT_FOUND)
-        return answer.response(request)
+        return public_read(request, around_player)
     after = before = None
     if query.get("cursor"):
         direction, cursor = cursor_decode(query["cursor"])
@@ -169,7 +179,35 @@ def board_answer(request, *, board: str, query: dict, page_size_default: int) ->
             request, leaderboard_page(board=board, after=after, before=before, page_size=page_size)
         )
 
-    return public_read(request, page).response(request)
+    return public_read(request, page)
+
+
+def public_board_answer(request) -> PublicAnswer | None:
+    """The public answer of a GET of a board (a page, around a named player) for a plain Django
+    request, or None when it is not one (around=me, a refusal, another address): the API view
+    answers those. KeptPublicAnswerMiddleware calls it before the session and the rest."""
+    board_path, deal_path = _board_paths()
+    path = request.path  # as reverse() writes it, with the script's prefix
+    try:
+        if path == board_path:
+            query = query_validated(LeaderboardApi.InputSerializer, request)
+            board = LeaderboardApi.board_of(query)
+        elif (match := deal_path.fullmatch(path)) is not None:
+            query = query_validated(BoardQuerySerializer, request)
+            board = deal_board(str(_code_or_400(match[1])))
+        else:
+            return None
+        if query.get("around") == "me":
+            return None
+        return board_public_answer(request, board=board, query=query, page_size_default=_page_size())
+    except serializers.ValidationError:
+        return None
+
+
+@cache
+def _board_paths() -> tuple[str, re.Pattern]:
+    deal = reverse("api-deal-leaderboard", kwargs={"code": "CODE"})
+    return reverse("api-leaderboard"), re.compile(re.escape(deal).replace("CODE", "([^/]+)"))
 
 
 def around_data(request, board: str, user_id: int) -> dict:
@@ -220,15 +258,18 @@ class LeaderboardApi(PublicBoardApi):
     )
     def get(self, request):
         data = query_validated(self.InputSerializer, request)
+        return board_answer(request, board=self.board_of(data), query=data, page_size_default=_page_size())
+
+    @staticmethod
+    def board_of(data: dict) -> str:
+        """The board a validated query names (400 for a key that is not of its period)."""
         try:
             key = parse_period_key(data["period"], data.get("key") or None, now=_now())
         except BoardKeyError as error:
             raise serializers.ValidationError({"key": [str(error)]}) from None
         if data["deals"] == DAILY_PREFIX:
-            board = daily_board(data["rules"], key)
-        else:
-            board = global_board(data["rules"], data["period"], key, deals=data["deals"])
-        return board_answer(request, board=board, query=data, page_size_default=_page_size())
+            return daily_board(data["rules"], key)
+        return global_board(data["rules"], data["period"], key, deals=data["deals"])
 
 
 def _page_size() -> int:

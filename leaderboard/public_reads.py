@@ -22,7 +22,6 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from leaderboard.hot_pages import hot_page, hot_page_kept
-from yukon_site.api_input import query_data
 
 _renderer = JSONRenderer()
 MAX_QUERIES = 4096
@@ -81,7 +80,7 @@ def query_validated(serializer_class: type[serializers.Serializer], request) -> 
     key = (serializer_class, request.META.get("QUERY_STRING", ""))
     kept = _queries.get(key)
     if kept is None:
-        serializer = serializer_class(data=query_data(request))
+        serializer = serializer_class(data=request.GET.dict())  # as yukon_site.api_input.query_data
         serializer.is_valid(raise_exception=True)
         if len(_queries) >= MAX_QUERIES:
             _queries.clear()
@@ -90,19 +89,22 @@ def query_validated(serializer_class: type[serializers.Serializer], request) -> 
 
 
 class KeptPublicAnswerMiddleware:
-    """Answers a GET of a board whose public answer is kept, before the session, locale, CSRF,
-    authentication and account middleware, the URL resolver and DRF: none of them changes a
-    public answer. Placed after the security headers' middleware (they apply to it as to any
-    answer); the first answer of an address goes the whole way and is kept."""
+    """Answers a GET of a board's public answer (a page, around a named player: kept, or read
+    now) before the session, locale, CSRF, authentication and account middleware, the URL
+    resolver and DRF: none of them changes a public answer. Placed after the security headers'
+    middleware, which apply to it as to any answer. Anything else (around=me, a refusal) goes on
+    to the API view, which answers it as before."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         if request.method == "GET" and "leaderboard" in request.path_info:
-            kept = hot_page_kept(_key(request))
-            if kept is not None:
-                response = kept.response(request)
+            from leaderboard.apis import public_board_answer
+
+            answer = hot_page_kept(_key(request)) or public_board_answer(request)
+            if answer is not None:
+                response = answer.response(request)
                 response.headers["Allow"] = "GET, HEAD, OPTIONS"
                 return response
         return self.get_response(request)
