@@ -3,10 +3,11 @@
 A board page, or the neighbourhood of a named player, is the same for everyone: its JSON is
 rendered once and kept per address for LEADERBOARD_HOT_PAGE_SECONDS (leaderboard.hot_pages),
 with an ETag (a hash of the body) and `Cache-Control: public, max-age=…`, so that browsers and
-caches in between may keep it as long and ask again with If-None-Match (304). A request for an
-address whose answer is kept is answered by KeptPublicAnswerMiddleware, before the session,
-locale, CSRF and authentication middleware and before DRF parses, authenticates or validates
-anything: only answers that passed all of that are kept. No public read looks at the session.
+caches in between may keep it as long and ask again with If-None-Match (304). Public reads are
+answered by KeptPublicAnswerMiddleware, before the session, locale, CSRF and authentication
+middleware, the URL resolver and DRF's request handling; the query is validated by the API
+view's own serializer. No public read looks at the session. The rest (around=me, refusals) is
+the API view's.
 """
 
 from __future__ import annotations
@@ -111,8 +112,8 @@ class KeptPublicAnswerMiddleware:
 
 
 class PublicBoardApi(APIView):
-    """A board read: the session is read only if a view asks for the player (around=me), never to
-    authenticate a public read (KeptPublicAnswerMiddleware serves the answers kept)."""
+    """A board read's API view (the schema, around=me, refusals): the session is read only when
+    the view asks for the player (around=me), never to authenticate a public read."""
 
     def perform_authentication(self, request) -> None:
         pass  # lazy: DRF authenticates when request.user is first read

@@ -223,10 +223,10 @@ def entry_ranks(
 
 
 def _page_from_slice(board: str, found: IndexSlice, *, names: dict[int, str] | None = None) -> BoardPage:
-    """Entries of the slice with ranks and details from Redis, the players' names from the cache
-    or PostgreSQL (by primary key; leaderboard.players). Details missing in Redis (a key built
-    before they were kept there) come from the entries' rows instead; a player gone from
-    PostgreSQL is a removal on its way to Redis."""
+    """Entries of the slice with ranks and details from Redis, the players' names as given, or
+    kept beside the boards, or from PostgreSQL (by primary key; leaderboard.players). Details
+    missing in Redis (a key built before they were kept there) come from the entries' rows
+    instead; a player gone from PostgreSQL is a removal on its way to Redis."""
     kept = [item for item in found.items if item.details is not None]
     names = dict(names or {})
     names.update(player_names([item.user_id for item in kept if item.user_id not in names]))
