@@ -22,7 +22,7 @@ project's own rebuild (`rebuild_leaderboards` does the same). Then, for a bounde
   player's session and language cookies as the page sends them (the read looks at neither); and
   `…&around=me`, the same answer read through the session, for the same signed-in players.
   Before measuring, each around read is asked once for every player (the names the boards show
-  are kept in Redis for 5 minutes: leaderboard/players.py) and top 50 for a second.
+  are kept in Redis for an hour: leaderboard/players.py) and top 50 for a second.
 
 Latencies are per call (p50 / p99 in ms); rates are calls per second of one client (service
 layer) or of wrk's connections (HTTP). The machine has 2 cores: wrk, gunicorn, PostgreSQL and

@@ -2,14 +2,14 @@
 
 A page read from Redis needs the names of its players, and "around a player" needs the id of a
 name: each would be a PostgreSQL query every time, so both are kept in the index's Redis beside
-the boards, for NAME_SECONDS: ``<prefix>-player:<member>`` holds a name and ``<prefix>-named:<name
-in lower case>`` a member (the user id's form in the sorted sets: leaderboard.index.member_for),
-outside ``<prefix>:*``, where only boards live. Around a player is one script (`index_around`):
-the name's member, its rank, the entries either side, their details and their names, in one
-round trip; names not kept are read from PostgreSQL and kept. A rename forgets both at once
-(`player_names_forget`); a change the staff make in the admin shows within NAME_SECONDS. An
-unknown name is not kept: a new player's name answers at once. Without Redis (or while it
-fails) both come from PostgreSQL.
+the boards, in two hashes (outside ``<prefix>:*``, where only boards live): ``<prefix>-names``,
+member → name, and ``<prefix>-named``, name in lower case → member (the member is the user id's
+form in the sorted sets: leaderboard.index.member_for). Around a player is one script
+(`index_around`): the name's member, its rank, the entries either side, their details and their
+names, in one round trip. Names not kept are read from PostgreSQL and kept (one HSET). Each hash
+expires NAME_SECONDS after it was started, then fills again. A rename, in the account's API or
+the admin, and a deletion forget the player's fields at once. An unknown name is not kept: a
+new player's name answers at once. Without Redis (or while it fails) both come from PostgreSQL.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.db import connection
 from leaderboard.index import EntryDetails, IndexItem, IndexSlice, RedisBoardIndex, member_for, user_for
 from leaderboard.indexing import board_index, index_failed
 
-NAME_SECONDS = 300
+NAME_SECONDS = 3600  # each hash, from its first field: an hour, then it fills again
 _USER = get_user_model()._meta.db_table
 
 
@@ -33,12 +33,23 @@ def _rows(sql: str, params: list) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _player_key(prefix: str, user_id: int) -> str:
-    return f"{prefix}-player:{member_for(user_id)}"
+def _names_key(prefix: str) -> str:
+    return f"{prefix}-names"
 
 
-def _named_key(prefix: str, name: str) -> str:
-    return f"{prefix}-named:{name.lower()}"
+def _named_key(prefix: str) -> str:
+    return f"{prefix}-named"
+
+
+def _keep(index: RedisBoardIndex, key: str, fields: dict) -> None:
+    """Add fields to a hash that expires NAME_SECONDS after it was started."""
+    try:
+        pipe = index.client.pipeline(transaction=False)
+        pipe.hset(key, mapping=fields)
+        pipe.expire(key, NAME_SECONDS, nx=True)
+        pipe.execute()
+    except redis.RedisError as error:
+        index_failed(error)
 
 
 def player_names(user_ids: list[int]) -> dict[int, str]:
@@ -49,7 +60,7 @@ def player_names(user_ids: list[int]) -> dict[int, str]:
     names: dict[int, str] = {}
     if index is not None:
         try:
-            kept = index.client.mget([_player_key(index.prefix, user_id) for user_id in user_ids])
+            kept = index.client.hmget(_names_key(index.prefix), [member_for(user_id) for user_id in user_ids])
         except redis.RedisError as error:
             index_failed(error)
             index = None
@@ -63,13 +74,7 @@ def player_names(user_ids: list[int]) -> dict[int, str]:
     found = {user_id: display_name or username for user_id, display_name, username in _rows(sql, missing)}
     names.update(found)
     if index is not None and found:
-        try:
-            pipe = index.client.pipeline(transaction=False)
-            for user_id, name in found.items():
-                pipe.set(_player_key(index.prefix, user_id), name, ex=NAME_SECONDS)
-            pipe.execute()
-        except redis.RedisError as error:
-            index_failed(error)
+        _keep(index, _names_key(index.prefix), {member_for(user_id): name for user_id, name in found.items()})
     return names
 
 
@@ -79,7 +84,7 @@ def player_id_by_name(name: str) -> int | None:
     index = board_index()
     if index is not None:
         try:
-            kept = index.client.get(_named_key(index.prefix, name))
+            kept = index.client.hget(_named_key(index.prefix), name.lower())
         except redis.RedisError as error:
             index_failed(error)
             index = None
@@ -94,10 +99,7 @@ def player_id_by_name(name: str) -> int | None:
     if not found:
         return None
     if index is not None:
-        try:
-            index.client.set(_named_key(index.prefix, name), member_for(found[0][0]), ex=NAME_SECONDS)
-        except redis.RedisError as error:
-            index_failed(error)
+        _keep(index, _named_key(index.prefix), {name.lower(): member_for(found[0][0])})
     return found[0][0]
 
 
@@ -106,24 +108,28 @@ def player_names_forget(*, user_id: int, names: list[str]) -> None:
     index = board_index()
     if index is None:
         return
-    keys = [_player_key(index.prefix, user_id), *(_named_key(index.prefix, name) for name in names if name)]
     try:
-        index.client.delete(*keys)
+        pipe = index.client.pipeline(transaction=False)
+        pipe.hdel(_names_key(index.prefix), member_for(user_id))
+        named = [name.lower() for name in names if name]
+        if named:
+            pipe.hdel(_named_key(index.prefix), *named)
+        pipe.execute()
     except redis.RedisError as error:
         index_failed(error)
 
 
 # --- Around a player, in one round trip ---------------------------------------------------------
 
-# KEYS: board, its details, the name's key. ARGV: member ('': the one the name's key holds),
-# span, the prefix of the players' keys. Returns -2 when the name's key is missing (not kept, or
-# no such player), false for a missing board, else one text (one reply to parse, not ~90):
-# "<count> <rank0, −1 when absent> <offset> <member>", then a line per entry,
+# KEYS: board, its details, the names (member → name), the named (name → member). ARGV: member
+# ('': the one the named hash holds for ARGV[3]), span, a name in lower case. Returns -2 when the
+# name is not kept (or no one's), false for a missing board, else one text (one reply to parse,
+# not ~90): "<count> <rank0, −1 when absent> <offset> <member>", then a line per entry,
 # "<member>\t<score>\t<details>\t<name>" (details and name empty where not kept).
 _AROUND_NAMED = r"""
 local member = ARGV[1]
 if member == '' then
-  member = redis.call('get', KEYS[3])
+  member = redis.call('hget', KEYS[4], ARGV[3])
   if not member then return -2 end
 end
 local key = KEYS[1]
@@ -135,16 +141,13 @@ local span = tonumber(ARGV[2])
 local first = math.max(0, rank - span)
 local last = math.min(rank + span, count - 1)
 local found = redis.call('zrevrange', key, first, last, 'WITHSCORES')
-local members, names = {}, {}
-for i = 1, #found, 2 do
-  members[#members + 1] = found[i]
-  names[#names + 1] = ARGV[3] .. found[i]
-end
+local members = {}
+for i = 1, #found, 2 do members[#members + 1] = found[i] end
 local details = redis.call('hmget', KEYS[2], unpack(members))
-local kept = redis.call('mget', unpack(names))
+local names = redis.call('hmget', KEYS[3], unpack(members))
 local lines = {table.concat({count, rank, first, member}, ' ')}
 for i, m in ipairs(members) do
-  lines[#lines + 1] = table.concat({m, found[2 * i], details[i] or '', kept[i] or ''}, '\t')
+  lines[#lines + 1] = table.concat({m, found[2 * i], details[i] or '', names[i] or ''}, '\t')
 end
 return table.concat(lines, '\n')
 """
@@ -175,9 +178,10 @@ def index_around(
         _script = index.client.register_script(_AROUND_NAMED)
     key = index.key(board)
     member = member_for(user_id) if user_id is not None else ""
-    named = _named_key(index.prefix, name) if name is not None else key
     answer = _script(
-        keys=[key, f"{key}:d", named], args=[member, span, f"{index.prefix}-player:"], client=index.client
+        keys=[key, f"{key}:d", _names_key(index.prefix), _named_key(index.prefix)],
+        args=[member, span, (name or "").lower()],
+        client=index.client,
     )
     if answer is None:
         return None

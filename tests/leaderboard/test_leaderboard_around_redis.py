@@ -11,7 +11,7 @@ from accounts.services import user_display_name_set
 from leaderboard import indexing
 from leaderboard.index import member_for
 from leaderboard.indexing import board_index, index_board_rebuild
-from leaderboard.players import NAME_NOT_KEPT, index_around, player_names
+from leaderboard.players import NAME_NOT_KEPT, NAME_SECONDS, index_around, player_names
 from leaderboard.selectors import UnknownPlayer, leaderboard_around, leaderboard_around_player
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db]
@@ -67,7 +67,8 @@ def test_one_script_gives_the_names_kept_beside_the_board(redis_index, rebuild_s
 
     assert kept.user_id == players[2].pk and kept.rank is not None
     assert kept.names == {entry.user_id: entry.name for entry in first.entries}
-    assert redis_index.client.ttl(f"lb-player:{member_for(players[2].pk)}") > 0
+    assert redis_index.client.hget("lb-names", member_for(players[2].pk)) == b"p002"
+    assert 0 < redis_index.client.ttl("lb-names") <= NAME_SECONDS
     top = leaderboard_around(board=BOARD, user_id=players[0].pk, span=2)  # keeps the names it read
     kept_top = index_around(redis_index, BOARD, span=2, user_id=players[0].pk)
     assert kept_top.names == {entry.user_id: entry.name for entry in top.entries}
