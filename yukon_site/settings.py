@@ -148,8 +148,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A board's public answer kept a moment is served here, before the session and everything
-    # after it (leaderboard/public_reads.py).
+    # A board's public answer (a page, around a named player) is answered here, before the
+    # session and everything after it (leaderboard/public_reads.py).
     "leaderboard.public_reads.KeptPublicAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of a page: the django_language cookie, else Accept-Language, else English.
@@ -361,12 +361,12 @@ SUBMISSION_VERIFY_BATCH = env.int("SUBMISSION_VERIFY_BATCH", default=50)
 SUBMISSION_VERIFY_DRAIN_BATCHES = env.int("SUBMISSION_VERIFY_DRAIN_BATCHES", default=20)
 # The seam to the leaderboard: games calls these by name and never imports leaderboard.
 # Empty (env "") switches the call off.
-LEADERBOARD_RESULT_RECORDER = (
-    env.str("LEADERBOARD_RESULT_RECORDER", default="leaderboard.services.results_record") or None
-)
-LEADERBOARD_PLAYER_REBUILD = (
-    env.str("LEADERBOARD_PLAYER_REBUILD", default="leaderboard.services.player_entries_rebuild") or None
-)
+LEADERBOARD_RESULT_RECORDER = env.str(
+    "LEADERBOARD_RESULT_RECORDER", default="leaderboard.services.results_record"
+) or None
+LEADERBOARD_PLAYER_REBUILD = env.str(
+    "LEADERBOARD_PLAYER_REBUILD", default="leaderboard.services.player_entries_rebuild"
+) or None
 # A contest game's result stored or settled: the race moves on (places, rating, the room told).
 CONTEST_RESULTS_HOOK = (
     env.str("CONTEST_RESULTS_HOOK", default="races.services.contest_results_changed") or None
