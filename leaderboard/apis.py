@@ -185,7 +185,7 @@ def board_public_answer(request, *, board: str, query: dict, page_size_default: 
 def public_board_answer(request) -> PublicAnswer | None:
     """The public answer of a GET of a board (a page, around a named player) for a plain Django
     request, or None when it is not one (around=me, a refusal, another address): the API view
-    answers those. KeptPublicAnswerMiddleware calls it before the session and the rest."""
+    answers those. PublicBoardReadMiddleware calls it before the session and the rest."""
     board_path, deal_path = _board_paths()
     path = request.path  # as reverse() writes it, with the script's prefix
     try:

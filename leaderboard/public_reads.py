@@ -4,7 +4,7 @@ A board page, or the neighbourhood of a named player, is the same for everyone: 
 rendered once and kept per address for LEADERBOARD_HOT_PAGE_SECONDS (leaderboard.hot_pages),
 with an ETag (a hash of the body) and `Cache-Control: public, max-age=…`, so that browsers and
 caches in between may keep it as long and ask again with If-None-Match (304). Public reads are
-answered by KeptPublicAnswerMiddleware, before the session, locale, CSRF and authentication
+answered by PublicBoardReadMiddleware, before the session, locale, CSRF and authentication
 middleware, the URL resolver and DRF's request handling; the query is validated by the API
 view's own serializer. No public read looks at the session. The rest (around=me, refusals) is
 the API view's.
@@ -89,7 +89,7 @@ def query_validated(serializer_class: type[serializers.Serializer], request) -> 
     return kept
 
 
-class KeptPublicAnswerMiddleware:
+class PublicBoardReadMiddleware:
     """Answers a GET of a board's public answer (a page, around a named player: kept, or read
     now) before the session, locale, CSRF, authentication and account middleware, the URL
     resolver and DRF: none of them changes a public answer. Placed after the security headers'

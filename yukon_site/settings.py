@@ -150,7 +150,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A board's public answer (a page, around a named player) is answered here, before the
     # session and everything after it (leaderboard/public_reads.py).
-    "leaderboard.public_reads.KeptPublicAnswerMiddleware",
+    "leaderboard.public_reads.PublicBoardReadMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of a page: the django_language cookie, else Accept-Language, else English.
     "django.middleware.locale.LocaleMiddleware",
