@@ -9,6 +9,7 @@ from django.contrib.auth.forms import AdminUserCreationForm
 from accounts.forms import DisplayNameChoice
 from accounts.models import User
 from accounts.services import user_delete, user_suspend, user_unsuspend
+from leaderboard.players import player_names_forget
 
 
 class SuspendActionForm(ActionForm):
@@ -61,6 +62,13 @@ class PlayerAdmin(UserAdmin):
         self.message_user(
             request, f"Lifted the suspension of {queryset.count()} player(s).", messages.SUCCESS
         )
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and {"display_name", "username"} & set(form.changed_data):
+            # The boards keep names beside them (leaderboard.players): the new one shows at once.
+            names = [form.initial.get("display_name", ""), form.initial.get("username", ""), obj.public_name]
+            player_names_forget(user_id=obj.pk, names=names)
 
     # Deleting from the admin goes through the same service as the player's own deletion.
     def delete_model(self, request, obj):

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User, name_validator
 from accounts.selectors import display_name_taken
 from games import hooks
+from leaderboard.players import player_names_forget
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +39,8 @@ def user_display_name_set(*, user: User, display_name: str) -> User:
             User.objects.filter(pk=user.pk).update(display_name=name)
     except IntegrityError:  # taken meanwhile by another request
         raise ValidationError(TAKEN_MESSAGE, code="taken") from None
+    # The boards keep names in the cache: the new one shows at once, the old one names no one.
+    player_names_forget(user_id=user.pk, names=[user.public_name, name])
     user.display_name = name
     return user
 
@@ -76,6 +79,7 @@ def user_delete(*, user: User) -> None:
         detached = user.submissions.update(user=None)
         hooks.player_entries_rebuild(user_id=user_id)
         User.objects.filter(pk=user_id).delete()
+    player_names_forget(user_id=user_id, names=[user.public_name])
     logger.info("account deleted", extra={"user_id": user_id, "detached_submissions": detached})
 
 

@@ -16,9 +16,13 @@ project's own rebuild (`rebuild_leaderboards` does the same). Then, for a bounde
 - the Redis index alone (leaderboard.index), and the PyPI package `leaderboard` 3.7.3 doing
   the same reads on an identically filled sorted set in the same Redis: it needs the redis 2.x
   client, so it runs in a virtual environment of its own (created once in /tmp);
-- HTTP through gunicorn: `GET /api/leaderboards/?rules=classic` (50 rows; hot pages kept
-  LEADERBOARD_HOT_PAGE_SECONDS = 1 s) and `…&around=me` (the player's rank and 21 rows) for
-  signed-in players drawn from 2,000 sessions, with wrk.
+- HTTP through gunicorn, with wrk: `GET /api/leaderboards/?rules=classic` (50 rows; hot pages
+  kept LEADERBOARD_HOT_PAGE_SECONDS = 1 s); `…&around=<name>`, the public read of a player's
+  neighbourhood (rank and 21 rows), for players drawn from 2,000, each request carrying that
+  player's session and language cookies as the page sends them (the read looks at neither); and
+  `…&around=me`, the same answer read through the session, for the same signed-in players.
+  Before measuring, each around read is asked once for every player (the names the boards show
+  are kept in Redis for an hour: leaderboard/players.py) and top 50 for a second.
 
 Latencies are per call (p50 / p99 in ms); rates are calls per second of one client (service
 layer) or of wrk's connections (HTTP). The machine has 2 cores: wrk, gunicorn, PostgreSQL and
@@ -266,13 +270,22 @@ def measure_service(*, size: int, seconds: float, rng: random.Random) -> dict:
     from django.conf import settings
 
     from leaderboard.indexing import board_index, index_reset
-    from leaderboard.selectors import leaderboard_around, leaderboard_page, leaderboard_rank
+    from leaderboard.selectors import (
+        leaderboard_around,
+        leaderboard_around_player,
+        leaderboard_page,
+        leaderboard_rank,
+    )
 
     def players():
         while True:
             yield rng.randint(1, size)
 
     pick = players()
+
+    def named() -> str:
+        return f"p{next(pick):07d}"  # the names fill_to gives
+
     figures = {}
     index = board_index()
     assert index is not None and index.exists(BOARD)
@@ -284,6 +297,9 @@ def measure_service(*, size: int, seconds: float, rng: random.Random) -> dict:
     }
     figures["service_redis"] = {
         "top50": measure(lambda: leaderboard_page(board=BOARD, page_size=50), seconds=seconds),
+        "around_player": measure(
+            lambda: leaderboard_around_player(board=BOARD, name=named()), seconds=seconds
+        ),
         "around": measure(lambda: leaderboard_around(board=BOARD, user_id=next(pick)), seconds=seconds),
         "rank": measure(lambda: leaderboard_rank(board=BOARD, user_id=next(pick)), seconds=seconds),
     }
@@ -294,6 +310,9 @@ def measure_service(*, size: int, seconds: float, rng: random.Random) -> dict:
         assert leaderboard_page(board=BOARD).source == "sql"
         figures["service_sql"] = {
             "top50": measure(lambda: leaderboard_page(board=BOARD, page_size=50), seconds=seconds),
+            "around_player": measure(
+                lambda: leaderboard_around_player(board=BOARD, name=named()), seconds=seconds
+            ),
             "around": measure(lambda: leaderboard_around(board=BOARD, user_id=next(pick)), seconds=seconds),
             "rank": measure(lambda: leaderboard_rank(board=BOARD, user_id=next(pick)), seconds=seconds),
         }
@@ -379,8 +398,9 @@ def start_gunicorn(*, workers: int, threads: int) -> tuple[subprocess.Popen, int
     raise RuntimeError("gunicorn did not answer within 60 s")
 
 
-def session_cookies(*, size: int, count: int, rng: random.Random) -> list[str]:
-    """Signed-in sessions of `count` random players (what a browser's session cookie holds)."""
+def session_cookies(*, size: int, count: int, rng: random.Random) -> list[tuple[str, str]]:
+    """Signed-in sessions of `count` random players (what a browser's session cookie holds), with
+    the name each player has on the boards."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -392,7 +412,7 @@ def session_cookies(*, size: int, count: int, rng: random.Random) -> list[str]:
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
-        keys.append(session.session_key)
+        keys.append((session.session_key, user.public_name))
     return keys
 
 
@@ -438,30 +458,59 @@ def measure_http(*, args: argparse.Namespace, size: int, rng: random.Random) -> 
 
     try:
         base = f"http://127.0.0.1:{port}/api/leaderboards/?rules=classic"
-        cookies = session_cookies(size=size, count=min(SESSIONS, size), rng=rng)
-        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-            script.write("cookies = {" + ",".join(f'"{key}"' for key in cookies) + "}\n")
-            script.write(
-                'request = function()\n'
-                '  local cookie = cookies[math.random(#cookies)]\n'
-                '  return wrk.format("GET", "/api/leaderboards/?rules=classic&around=me",'
-                ' {["Cookie"] = "sessionid=" .. cookie})\n'
-                'end\n'
-            )  # fmt: skip
-        try:
+        players = session_cookies(size=size, count=min(SESSIONS, size), rng=rng)
+        with tempfile.TemporaryDirectory() as scripts:
+            by_name, by_session = Path(scripts) / "name.lua", Path(scripts) / "me.lua"
+            by_name.write_text(wrk_script(players, around="name"))
+            by_session.write_text(wrk_script(players, around="me"))
             wrk(base, seconds=1, connections=args.connections)  # warm up every worker
-            return {"top50": measured(base), "around": measured(base, script.name)}
-        finally:
-            os.unlink(script.name)
+            ask_each(port, players)  # each player's around read once: the names are kept
+            wrk(base, seconds=1, connections=args.connections, script=str(by_session))
+            return {
+                "top50": measured(base),
+                "around_player": measured(base, str(by_name)),
+                "around": measured(base, str(by_session)),
+            }
     finally:
         stop(process)
+
+
+def ask_each(port: int, players: list[tuple[str, str]]) -> None:
+    """GET around each player once, in turn, on one connection."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for _key, name in players:
+        connection.request("GET", f"/api/leaderboards/?rules=classic&around={name}")
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 200, (name, response.status)
+    connection.close()
+
+
+def wrk_script(players: list[tuple[str, str]], *, around: str) -> str:
+    """A wrk script asking around a random player with the player's session and language
+    cookies, as the page asks: by name (public), or around=me (through the session)."""
+    rows = ",".join(f'{{"{key}","{name}"}}' for key, name in players)
+    query = '"me"' if around == "me" else "player[2]"
+    return (
+        f"players = {{{rows}}}\n"
+        "request = function()\n"
+        "  local player = players[math.random(#players)]\n"
+        f'  return wrk.format("GET", "/api/leaderboards/?rules=classic&around=" .. {query},\n'
+        '    {["Cookie"] = "sessionid=" .. player[1] .. "; django_language=en"})\n'
+        "end\n"
+    )
 
 
 # --- Report -----------------------------------------------------------------------------------------
 
 
 def table(results: dict) -> str:
-    lines = ["| Players | Path | Top 50 | Around me | Rank |", "| ---: | --- | --- | --- | --- |"]
+    lines = [
+        "| Players | Path | Top 50 | Around a player (public) | Around me | Rank |",
+        "| ---: | --- | --- | --- | --- | --- |",
+    ]
 
     def cell(figure: dict | None) -> str:
         if not figure:
@@ -482,7 +531,7 @@ def table(results: dict) -> str:
         for path, name in names.items():
             if path in figures:
                 row = figures[path]
-                cells = " | ".join(cell(row.get(op)) for op in ("top50", "around", "rank"))
+                cells = " | ".join(cell(row.get(op)) for op in ("top50", "around_player", "around", "rank"))
                 lines.append(f"| {int(size):,} | {name} | {cells} |")
     return "\n".join(lines)
 
@@ -497,9 +546,8 @@ def main() -> None:
     import redis
 
     bench_redis = redis.Redis.from_url(os.environ["REDIS_URL"])
-    strangers = [
-        key for key in bench_redis.scan_iter(count=1000) if not key.startswith((b"lb:", b"pkg:", b"cache:"))
-    ]
+    ours = (b"lb:", b"lb-", b"pkg:", b"cache:")  # boards, players' names, the package, the cache
+    strangers = [key for key in bench_redis.scan_iter(count=1000) if not key.startswith(ours)]
     if strangers:
         sys.exit(
             f"Redis database {args.redis_db} holds keys of something else ({strangers[0]!r}): pick --redis-db"

@@ -43,6 +43,11 @@ BOARD_ANSWER = PolymorphicProxySerializer(
     resource_type_field_name=None,
 )
 AROUND_ME_SIGNED_OUT = OpenApiResponse(REFUSAL, description="around=me signed out (`not_authenticated`).")
+AROUND_PLAYER_UNKNOWN = OpenApiResponse(
+    REFUSAL, description="around=<name>: no player is named so (`player_not_found`)."
+)
+# `me`, or a player's name (3–20 characters: accounts.models.NAME_PATTERN; so no one is named "me").
+AROUND_PATTERN = r"^(me|[A-Za-z0-9_-]{3,20})\Z"
 CODE_PARAMETER = OpenApiParameter(
     "code",
     str,
@@ -60,7 +65,10 @@ BOARD_PARAMETERS = [
         description=f"1 … {MAX_PAGE_SIZE}; default 50.",
     ),
     OpenApiParameter(
-        "around", str, enum=["me"], description="The caller's entry with 10 above and 10 below."
+        "around",
+        {"type": "string", "pattern": r"^(me|[A-Za-z0-9_-]{3,20})$"},
+        description="A player's entry with 10 above and 10 below: `me` (signed in), or a player's name "
+        "as the boards show it (public; a display name in any case).",
     ),
 ]
 

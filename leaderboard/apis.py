@@ -1,6 +1,7 @@
-"""The leaderboard API: boards, around-me, deals, the daily deal, a player's figures, replays.
+"""The leaderboard API: boards, around a player, deals, the daily deal, a player's figures, replays.
 
-Boards, deals, replays and the daily deal are public; /api/me/ and `around=me` need a session.
+Boards (around a named player too), deals, replays and the daily deal are public; /api/me/ and
+`around=me` need a session.
 Examples of every answer: docs/leaderboards.md.
 """
 
@@ -9,7 +10,11 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import re
+from functools import cache
 
+from django.http.response import HttpResponseBase
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -28,6 +33,8 @@ from games.game_serializers import HeldHiddenGameOutputSerializer
 from games.selectors import deal_par, submission_code_public
 from leaderboard.api_shapes import (
     AROUND_ME_SIGNED_OUT,
+    AROUND_PATTERN,
+    AROUND_PLAYER_UNKNOWN,
     BOARD_ANSWER,
     BOARD_PARAMETERS,
     CODE_PARAMETER,
@@ -48,18 +55,20 @@ from leaderboard.boards import (
     parse_period_key,
 )
 from leaderboard.hot_pages import hot_page
+from leaderboard.public_reads import PublicAnswer, PublicBoardApi, public_read, query_validated
 from leaderboard.seasons import season_snapshot_take
 from leaderboard.selectors import (
     BoardPage,
     Cursor,
+    UnknownPlayer,
     hidden_replay_codes,
     leaderboard_around,
+    leaderboard_around_player,
     leaderboard_page,
     player_best_results,
 )
 from leaderboard.services import DailyGamePlayed, daily_deal_pick, daily_game_issue
 from leaderboard.summaries import ReplayHidden, deal_summary, player_summary, replay_get
-from yukon_site.api_input import query_data
 from yukon_site.api_schema import REFUSAL
 
 AROUND_SPAN = 10
@@ -97,6 +106,7 @@ def cursor_decode(text: str) -> tuple[str, Cursor]:
 def board_page_data(request, page: BoardPage) -> dict:
     hidden = hidden_replay_codes(today=_now().date())
     url = remove_query_param(request.build_absolute_uri(), "around")
+    replays = request.build_absolute_uri("/api/replays/")
     results = [
         {
             "rank": entry.rank,
@@ -105,9 +115,7 @@ def board_page_data(request, page: BoardPage) -> dict:
             "moves": entry.moves,
             "duration_ms": entry.duration_ms,
             "achieved_at": _iso(entry.achieved_at),
-            "replay_url": None
-            if entry.code in hidden
-            else request.build_absolute_uri(f"/api/replays/{entry.submission_id}/"),
+            "replay_url": None if entry.code in hidden else f"{replays}{entry.submission_id}/",
         }
         for entry in page.entries
     ]
@@ -123,21 +131,44 @@ def board_page_data(request, page: BoardPage) -> dict:
 class BoardQuerySerializer(serializers.Serializer):
     cursor = serializers.CharField(required=False, allow_blank=True, help_text="empty: the first page")
     page_size = serializers.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
-    around = serializers.ChoiceField(choices=["me"], required=False)
+    around = serializers.RegexField(
+        AROUND_PATTERN,
+        required=False,
+        error_messages={"invalid": "Write me, or a player's name as the boards show it."},
+    )
 
 
-def board_answer(request, *, board: str, query: dict, page_size_default: int) -> Response:
-    """A page of `board` (or the caller's neighbourhood for around=me) as the API answers it."""
-    if query.get("around") == "me":
+def board_answer(request, *, board: str, query: dict, page_size_default: int) -> HttpResponseBase:
+    """A page of `board`, or the neighbourhood of a player (around=<name>, public; around=me,
+    the signed-in caller's), as the API answers it."""
+    around = query.get("around")
+    if around == "me":
         if not request.user.is_authenticated:
             raise NotAuthenticated("around=me needs a signed-in player.")
         user_id = request.user.pk
+        key = f"{user_id} {request.build_absolute_uri()}"
+        return Response(hot_page(key, lambda: around_data(request, board, user_id)))
+    answer = board_public_answer(request, board=board, query=query, page_size_default=page_size_default)
+    if answer is None:
+        refusal = {"detail": f"No player is named {around}.", "code": "player_not_found"}
+        return Response(refusal, status=status.HTTP_404_NOT_FOUND)
+    return answer.response(request)
 
-        def around():
-            page = leaderboard_around(board=board, user_id=user_id, span=AROUND_SPAN)
+
+def board_public_answer(request, *, board: str, query: dict, page_size_default: int) -> PublicAnswer | None:
+    """A page of `board` or the neighbourhood of a named player, the same for everyone, rendered
+    and kept (leaderboard.public_reads); None for an unknown name. Reads no session."""
+    around = query.get("around")
+    if around:
+
+        def around_player():
+            try:
+                page = leaderboard_around_player(board=board, name=around, span=AROUND_SPAN)
+            except UnknownPlayer:
+                return None
             return {"ranked": False} if page is None else board_page_data(request, page)
 
-        return Response(hot_page(f"{user_id} {request.build_absolute_uri()}", around))
+        return public_read(request, around_player)
     after = before = None
     if query.get("cursor"):
         direction, cursor = cursor_decode(query["cursor"])
@@ -149,10 +180,44 @@ def board_answer(request, *, board: str, query: dict, page_size_default: int) ->
             request, leaderboard_page(board=board, after=after, before=before, page_size=page_size)
         )
 
-    return Response(hot_page(request.build_absolute_uri(), page))
+    return public_read(request, page)
 
 
-class LeaderboardApi(APIView):
+def public_board_answer(request) -> PublicAnswer | None:
+    """The public answer of a GET of a board (a page, around a named player) for a plain Django
+    request, or None when it is not one (around=me, a refusal, another address): the API view
+    answers those. PublicBoardReadMiddleware calls it before the session and the rest."""
+    board_path, deal_path = _board_paths()
+    path = request.path  # as reverse() writes it, with the script's prefix
+    try:
+        if path == board_path:
+            query = query_validated(LeaderboardApi.InputSerializer, request)
+            board = LeaderboardApi.board_of(query)
+        elif (match := deal_path.fullmatch(path)) is not None:
+            query = query_validated(BoardQuerySerializer, request)
+            board = deal_board(str(_code_or_400(match[1])))
+        else:
+            return None
+        if query.get("around") == "me":
+            return None
+        return board_public_answer(request, board=board, query=query, page_size_default=_page_size())
+    except serializers.ValidationError:
+        return None
+
+
+@cache
+def _board_paths() -> tuple[str, re.Pattern]:
+    deal = reverse("api-deal-leaderboard", kwargs={"code": "CODE"})
+    return reverse("api-leaderboard"), re.compile(re.escape(deal).replace("CODE", "([^/]+)"))
+
+
+def around_data(request, board: str, user_id: int) -> dict:
+    """The player's entry with AROUND_SPAN entries either side, or `{"ranked": false}`."""
+    page = leaderboard_around(board=board, user_id=user_id, span=AROUND_SPAN)
+    return {"ranked": False} if page is None else board_page_data(request, page)
+
+
+class LeaderboardApi(PublicBoardApi):
     """A board of one rule set over all time, an ISO week or a UTC day: the global board
     (hidden-card games), or with deals=open the open-deal board (deals whose cards were known)."""
 
@@ -192,23 +257,25 @@ class LeaderboardApi(APIView):
             ),
             *BOARD_PARAMETERS,
         ],
-        responses={200: BOARD_ANSWER, 403: AROUND_ME_SIGNED_OUT},
+        responses={200: BOARD_ANSWER, 403: AROUND_ME_SIGNED_OUT, 404: AROUND_PLAYER_UNKNOWN},
     )
     def get(self, request):
-        query = self.InputSerializer(data=query_data(request))
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
+        data = query_validated(self.InputSerializer, request)
+        return board_answer(request, board=self.board_of(data), query=data, page_size_default=_page_size())
+
+    @staticmethod
+    def board_of(data: dict) -> str:
+        """The board a validated query names (400 for a key that is not of its period)."""
         try:
             key = parse_period_key(data["period"], data.get("key") or None, now=_now())
         except BoardKeyError as error:
             raise serializers.ValidationError({"key": [str(error)]}) from None
         if data["deals"] == DAILY_PREFIX:
-            board = daily_board(data["rules"], key)
-        else:
-            board = global_board(data["rules"], data["period"], key, deals=data["deals"])
+            return daily_board(data["rules"], key)
+        board = global_board(data["rules"], data["period"], key, deals=data["deals"])
         if data["period"] == "season":
             season_snapshot_take(board=board, now=_now())  # a closed season read: its final standing kept
-        return board_answer(request, board=board, query=data, page_size_default=_page_size())
+        return board
 
 
 def _page_size() -> int:
@@ -224,7 +291,7 @@ def _code_or_400(code: str):
         raise serializers.ValidationError({"code": [str(error)]}) from None
 
 
-class DealLeaderboardApi(APIView):
+class DealLeaderboardApi(PublicBoardApi):
     """The board of one deal: every verified, non-assisted win on it, each player's best."""
 
     permission_classes = [AllowAny]
@@ -233,13 +300,12 @@ class DealLeaderboardApi(APIView):
         operation_id="deal_leaderboard_page",
         summary="A deal's leaderboard page",
         parameters=[CODE_PARAMETER, *BOARD_PARAMETERS],
-        responses={200: BOARD_ANSWER, 403: AROUND_ME_SIGNED_OUT},
+        responses={200: BOARD_ANSWER, 403: AROUND_ME_SIGNED_OUT, 404: AROUND_PLAYER_UNKNOWN},
     )
     def get(self, request, code: str):
-        query = BoardQuerySerializer(data=query_data(request))
-        query.is_valid(raise_exception=True)
+        query = query_validated(BoardQuerySerializer, request)
         board = deal_board(str(_code_or_400(code)))
-        return board_answer(request, board=board, query=query.validated_data, page_size_default=_page_size())
+        return board_answer(request, board=board, query=query, page_size_default=_page_size())
 
 
 class DealDetailApi(APIView):

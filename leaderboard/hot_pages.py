@@ -33,5 +33,13 @@ def hot_page(key: str, compute: Callable[[], object]) -> object:
     return value
 
 
+def hot_page_kept(key: str) -> object | None:
+    """The value kept for `key` if it is fresh, else None (nothing is computed)."""
+    if settings.LEADERBOARD_HOT_PAGE_SECONDS <= 0:
+        return None
+    kept = _pages.get(key)
+    return kept[1] if kept is not None and kept[0] > time.monotonic() else None
+
+
 def hot_pages_clear() -> None:
     _pages.clear()

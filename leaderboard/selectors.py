@@ -23,6 +23,7 @@ from leaderboard.hot_pages import hot_page
 from leaderboard.index import IndexItem, IndexSlice, RedisBoardIndex
 from leaderboard.indexing import board_index, index_failed, index_read
 from leaderboard.models import BoardEntry, DailyDeal
+from leaderboard.players import NAME_NOT_KEPT, AroundSlice, index_around, player_id_by_name, player_names
 
 
 @dataclass(frozen=True)
@@ -223,12 +224,14 @@ def entry_ranks(
 # --- Redis ------------------------------------------------------------------------------------------
 
 
-def _page_from_slice(board: str, found: IndexSlice) -> BoardPage:
-    """Entries of the slice with ranks and details from Redis, the players' names from PostgreSQL
-    (by primary key). Details missing in Redis (a key built before they were kept there) come
-    from the entries' rows instead; a player gone from PostgreSQL is a removal on its way to Redis."""
+def _page_from_slice(board: str, found: IndexSlice, *, names: dict[int, str] | None = None) -> BoardPage:
+    """Entries of the slice with ranks and details from Redis, the players' names as given, or
+    kept beside the boards, or from PostgreSQL (by primary key; leaderboard.players). Details
+    missing in Redis (a key built before they were kept there) come from the entries' rows
+    instead; a player gone from PostgreSQL is a removal on its way to Redis."""
     kept = [item for item in found.items if item.details is not None]
-    names = _names([item.user_id for item in kept])
+    names = dict(names or {})
+    names.update(player_names([item.user_id for item in kept if item.user_id not in names]))
     rows = {}
     if len(kept) < len(found.items):
         missing = [item.user_id for item in found.items if item.details is None]
@@ -244,15 +247,6 @@ def _page_from_slice(board: str, found: IndexSlice) -> BoardPage:
     return BoardPage(
         found.count, entries, has_next=last < found.count, has_previous=found.offset > 0, source="redis"
     )
-
-
-def _names(user_ids: list[int]) -> dict[int, str]:
-    """The public names of players, by id: one query by primary key."""
-    if not user_ids:
-        return {}
-    marks = ", ".join(["%s"] * len(user_ids))
-    sql = f"SELECT id, display_name, username FROM {_USER} WHERE id IN ({marks})"
-    return {user_id: display_name or username for user_id, display_name, username in _rows(sql, user_ids)}
 
 
 def _entry_of_item(item: IndexItem, name: str, rank: int) -> RankedEntry:
@@ -302,14 +296,39 @@ def leaderboard_around(*, board: str, user_id: int, span: int = 10) -> BoardPage
     """The player's entry with up to `span` entries above and below, or None without an entry."""
 
     def read(index: RedisBoardIndex):
-        answer = index.around(board, user_id=user_id, span=span)
-        if answer is None:
-            return None
-        rank, found = answer
-        return (_page_from_slice(board, found),) if rank is not None else (None,)
+        found = index_around(index, board, span=span, user_id=user_id)
+        return None if found is None else (_around_page(board, found),)
 
     answer = index_read(read, board=board)
     return answer[0] if answer is not None else _around_sql(board, user_id=user_id, span=span)
+
+
+class UnknownPlayer(LookupError):
+    """No active player is named so."""
+
+
+def leaderboard_around_player(*, board: str, name: str, span: int = 10) -> BoardPage | None:
+    """Around the player the boards show as `name` (leaderboard.players.player_id_by_name): the
+    same as `leaderboard_around` for that player; raises UnknownPlayer for an unknown name."""
+
+    def player_id() -> int:
+        user_id = player_id_by_name(name)
+        if user_id is None:
+            raise UnknownPlayer(name)
+        return user_id
+
+    def read(index: RedisBoardIndex):
+        found = index_around(index, board, span=span, name=name)
+        if found == NAME_NOT_KEPT:  # then Redis keeps it (player_id_by_name)
+            found = index_around(index, board, span=span, user_id=player_id())
+        return None if found is None else (_around_page(board, found),)
+
+    answer = index_read(read, board=board)
+    return answer[0] if answer is not None else _around_sql(board, user_id=player_id(), span=span)
+
+
+def _around_page(board: str, found: AroundSlice) -> BoardPage | None:
+    return None if found.rank is None else _page_from_slice(board, found.slice, names=found.names)
 
 
 def leaderboard_rank(*, board: str, user_id: int) -> int | None:

@@ -116,8 +116,12 @@ def test_leaderboard_tabs_hidden_and_open_deals_around_me_daily_deals_and_a_deal
     expect(board).to_have_attribute("data-period", "week")
     assert players_on(page, GLOBAL_ROWS) == ["Annie-42", "bob", "emil"]
 
-    # Around me: the signed-in player with those above and below.
-    page.get_by_role("button", name="Around me").click()
+    # Around me: the signed-in player with those above and below, asked for by the name the
+    # boards show (a public answer, kept and cacheable), not by the session.
+    with page.expect_response(lambda response: "around=" in response.url) as asked:
+        page.get_by_role("button", name="Around me").click()
+    assert "around=bob" in asked.value.url and asked.value.status == 200
+    assert asked.value.headers["cache-control"].startswith("public")
     expect(board).to_have_attribute("data-around", "true")
     expect(page.locator(GLOBAL_ROWS)).to_have_count(4)
     expect(page.locator(f"{GLOBAL_ROWS}[data-me]")).to_have_attribute("data-rank", "2")

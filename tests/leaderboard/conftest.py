@@ -15,7 +15,11 @@ def _drop_index_keys(settings) -> None:
         import redis
 
         client = redis.Redis.from_url(settings.REDIS_URL)
-        keys = list(client.scan_iter(match=f"{settings.LEADERBOARD_REDIS_PREFIX}:*", count=1000))
+        prefix = settings.LEADERBOARD_REDIS_PREFIX
+        keys = [  # the boards, and the players' names kept beside them (leaderboard.players)
+            *client.scan_iter(match=f"{prefix}:*", count=1000),
+            *client.scan_iter(match=f"{prefix}-*", count=1000),
+        ]
         if keys:
             client.delete(*keys)
         client.close()

@@ -72,7 +72,8 @@ def test_periods_and_past_keys(client, frozen_now):
         ("rules=classic&period=all&key=2026-W48", "key"),
         ("rules=classic&page_size=101", "page_size"),
         ("rules=classic&cursor=nonsense", "cursor"),
-        ("rules=classic&around=you", "around"),
+        ("rules=classic&around=yo", "around"),
+        ("rules=classic&around=two words", "around"),
     ],
 )
 def test_bad_queries_are_refused_with_the_field_named(client, query, field):

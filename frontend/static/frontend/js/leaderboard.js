@@ -128,7 +128,9 @@ class LeaderboardPage {
     if (this.deals === "races") return this.#loadRatings();
     const query = new URLSearchParams({ rules: this.rules, period: this.period, page_size: String(this.pageSize) });
     if (this.deals !== "hidden") query.set("deals", this.deals);
-    if (this.around) query.set("around", "me");
+    // Around the player by the name the boards show: a public answer, the same for everyone,
+    // which the server keeps rendered and browsers may keep a moment (around=me reads the session).
+    if (this.around) query.set("around", this.account?.name ?? "me");
     this.globalBoard.dataset.deals = this.deals;
     this.globalBoard.dataset.rules = this.rules;
     this.globalBoard.dataset.period = this.period;
