@@ -154,11 +154,17 @@ def start(command: list[str], env: dict[str, str], log_path: Path) -> subprocess
 
 
 def stop(process: subprocess.Popen) -> None:
+    """SIGTERM to the process group, SIGKILL after 20 s; a group already gone is stopped."""
     try:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(20)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        process.wait()
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         process.wait()
 
 
