@@ -483,6 +483,9 @@ LEADERBOARD_DAILY_DEAL_FILTER = env.str(
     "LEADERBOARD_DAILY_DEAL_FILTER", default="games.solving.deal_is_winnable"
 )
 LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # keys lb:classic:all, …
+# The boards' Redis index, apart from the broker (Celery's Redis transport cannot use a cluster);
+# unset: REDIS_URL, looked up when the index connects (leaderboard.indexing.index_redis_url).
+LEADERBOARD_REDIS_URL = env.str("LEADERBOARD_REDIS_URL", default="") or None
 CELERY_BEAT_SCHEDULE.update(
     {
         "leaderboard-daily-deals": {"task": "leaderboard.daily_deals_pick", "schedule": 3600},
