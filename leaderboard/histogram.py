@@ -4,14 +4,15 @@ Ranked scores are whole numbers 0 … 99,999, so a board is cut along them:
 
 - ``<prefix>:{<board>|s<score>}``: the score set, a sorted set of the entries with that score,
   ordered by receipt time (the set's score: epoch seconds) then user id (member: the id
-  zero-padded to 19 digits, so equal seconds order by id); ``…:v``, beside it, its version;
+  zero-padded to 12 digits, so equal seconds order by id); ``…:v``, beside it, its version;
 - ``<prefix>:{<board>}``: the head, a hash with the count of each score (``c<score>``, with the
   version it was read at, ``v<score>``), the total (``n``), a Fenwick tree over those counts
   (``f<i>``, best score first: "entries at better scores" is a sum of at most 17 fields) and the
   board's ``state`` (``building`` or ``ready``);
-- ``<prefix>:{<board>|p<k>}``: one of ``shards`` hashes of player records, k = user id mod
-  shards: user id → the entry's sort key (``score × 10^10 + (9,999,999,999 − seconds)``, as in
-  leaderboard.boards), which says which score set holds the player.
+- ``<prefix>:{<board>|p<k>}``: the records of players k × 64 … k × 64 + 63 (``shard_size``), a
+  hash: user id → the entry's sort key (``score × 10^10 + (9,999,999,999 − seconds)``, as in
+  leaderboard.boards), which says which score set holds the player. 64 fields keep the hash a
+  listpack (Redis's compact form up to 128 fields): ~16 bytes a record instead of ~80.
 
 The part in braces is the hash tag: every score set, its version, the head and every shard sit
 in a slot of their own, so a 100M board spreads over all the nodes, while each Lua script below
@@ -60,6 +61,7 @@ CLUSTER_SCHEME = "redis+cluster://"
 LEASE_MS = 10_000  # a move takes milliseconds; a crashed one blocks its player this long
 BUSY_WAIT_SECONDS = 2.0
 LOAD_BATCH = 200_000
+MEMBER_DIGITS = 12  # user ids below 10^12; fewer digits, less memory in every score set
 
 
 def histogram_client(url: str, **options) -> redis.Redis | RedisCluster:
@@ -76,7 +78,9 @@ def sort_key(score: int, seconds: int) -> int:
 
 
 def member_for(user_id: int) -> str:
-    return f"{user_id:019d}"
+    if not 0 < user_id < 10**MEMBER_DIGITS:
+        raise ValueError(f"user id {user_id} out of range")
+    return f"{user_id:0{MEMBER_DIGITS}d}"
 
 
 def percentile(*, rank: int, count: int) -> float:
@@ -99,10 +103,10 @@ class WriteBusy(redis.RedisError):
 
 
 class HistogramBoard:
-    def __init__(self, client: redis.Redis | RedisCluster, *, prefix: str = "lbh", shards: int = 1024):
+    def __init__(self, client: redis.Redis | RedisCluster, *, prefix: str = "lbh", shard_size: int = 64):
         self.client = client
         self.prefix = prefix
-        self.shards = shards
+        self.shard_size = shard_size
         self._claim = client.register_script(scripts.CLAIM)
         self._release = client.register_script(scripts.RELEASE)
         self._score_set = client.register_script(scripts.SCORE_SET)
@@ -119,7 +123,7 @@ class HistogramBoard:
         return f"{self.prefix}:{{{board}|s{score}}}"
 
     def shard_key(self, board: str, user_id: int) -> str:
-        return f"{self.prefix}:{{{board}|p{user_id % self.shards}}}"
+        return f"{self.prefix}:{{{board}|p{user_id // self.shard_size}}}"
 
     def _pipeline(self):
         return self.client.pipeline(transaction=False)
@@ -259,15 +263,18 @@ class HistogramBoard:
         for batch in _batches(rows, LOAD_BATCH):
             by_shard = defaultdict(list)
             for row in batch:
-                by_shard[row[0] % self.shards].append(row)
-            by_score = defaultdict(dict)
+                by_shard[row[0] // self.shard_size].append(row)
+            calls = []
             for shard_rows in by_shard.values():
                 shard = self.shard_key(board, shard_rows[0][0])
                 args = []
                 for user_id, score, seconds in shard_rows:
                     args += [user_id, sort_key(score, seconds)]
-                for taken in self._load(keys=[shard, f"{shard}:loading"], args=args):
-                    user_id, score, seconds = shard_rows[int(taken) - 1]
+                calls.append(([shard, f"{shard}:loading"], args))
+            by_score = defaultdict(dict)
+            for shard_rows, taken in zip(by_shard.values(), self._run_many(self._load, calls), strict=True):
+                for index in taken:
+                    user_id, score, seconds = shard_rows[int(index) - 1]
                     by_score[score][member_for(user_id)] = seconds
             pipe = self._pipeline()
             for score, members in by_score.items():
@@ -285,8 +292,7 @@ class HistogramBoard:
         """Finish moves cut short (records still naming pending scores, lease expired) and set
         the head from every score set's count. Returns the players settled."""
         settled = 0
-        for shard in range(self.shards):
-            key = self.shard_key(board, shard)
+        for key in list(self._scan(f"{{{board}|p*}}")):
             for user_id, record in self.client.hscan_iter(key, count=1000):
                 words = _text(record).split()
                 if len(words) > 1:
@@ -301,9 +307,30 @@ class HistogramBoard:
 
     def _stamp(self, board: str, scores: Iterable) -> None:
         """Give the head each score's count as it is now (a new version: older syncs lose)."""
-        counts = [(str(score), *self._score_op(board, score, "stamp")) for score in scores]
+        scores = [str(score) for score in scores]
+        calls = []
+        for score in scores:
+            key = self.score_key(board, score)
+            calls.append(([key, f"{key}:v"], ["stamp", "", 0]))
+        answers = self._run_many(self._score_set, calls)
+        counts = [
+            (score, int(count), int(version)) for score, (count, version) in zip(scores, answers, strict=True)
+        ]
         for start in range(0, len(counts), 500):
             self._sync_counts(board, counts[start : start + 500])
+
+    def _run_many(self, script, calls: list[tuple[list, list]]) -> list:
+        """Run a script once per (keys, args): pipelined on one Redis; one by one on a cluster,
+        whose client pipelines no scripts (each call still goes straight to its node)."""
+        if isinstance(self.client, RedisCluster):
+            return [script(keys=keys, args=args) for keys, args in calls]
+        answers = []
+        for start in range(0, len(calls), 1000):
+            pipe = self._pipeline()
+            for keys, args in calls[start : start + 1000]:
+                script(keys=keys, args=args, client=pipe)
+            answers += pipe.execute()
+        return answers
 
     def _scan(self, tagged: str) -> Iterator[str]:
         for key in self.client.scan_iter(match=f"{self.prefix}:{tagged}", count=1000):

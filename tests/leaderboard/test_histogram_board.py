@@ -42,7 +42,7 @@ def client():
 @pytest.fixture
 def board(client):
     client.flushdb()
-    boards = HistogramBoard(client, shards=8)
+    boards = HistogramBoard(client, shard_size=4)
     boards.build(BOARD, [])
     return boards
 
@@ -119,7 +119,7 @@ def test_percentile():
 
 def test_writes_to_a_board_not_built_are_skipped(client):
     client.flushdb()
-    board = HistogramBoard(client, shards=8)
+    board = HistogramBoard(client, shard_size=4)
     assert not board.write("classic:all", user_id=1, score=7000, seconds=T0)
     assert board.state("classic:all") is None
     assert client.dbsize() == 0
@@ -192,7 +192,7 @@ def reference_apply(client, op: str, user: int, score: int, second: int) -> None
 @given(operations=operations, span=st.integers(min_value=0, max_value=5))
 def test_ranks_pages_and_around_me_equal_a_sorted_set(client, operations, span):
     client.flushdb()
-    board = HistogramBoard(client, shards=4)
+    board = HistogramBoard(client, shard_size=3)
     board.build(BOARD, [])
     for op, user, score, second in operations:
         reference_apply(client, op, user, score, second)

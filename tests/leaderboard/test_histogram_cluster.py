@@ -120,7 +120,7 @@ def _wait_for(check, timeout: float = 10) -> None:
 def test_a_board_spreads_over_three_nodes_and_ranks_exactly(cluster):
     client, ports = cluster
     assert isinstance(client, RedisCluster)
-    board = HistogramBoard(client, shards=64)
+    board = HistogramBoard(client, shard_size=8)
     rng = random.Random(7)
     rows = [(user, rng.choice(SCORES), T0 + rng.randint(0, 20))
             for user in range(1, 3001)]  # fmt: skip
