@@ -30,9 +30,11 @@ Writes touch several slots, so a move is made in an order that is safe to interr
 4. RELEASE (player's slot): the pending scores are forgotten and the lease given back.
 
 A move cut short anywhere is finished by the player's next write (CLAIM hands the pending scores
-back once the lease has expired) or by ``repair``; repeating a write is harmless. A removal
-leaves a tombstone ``"d"`` so that a rebuild reading an older snapshot does not bring the entry
-back. The head may lag the score sets for the moment between steps 2 and 3.
+back once the lease has expired) or by ``repair``; repeating a write is harmless. (A move stalled
+past its lease, 10 s, is the one case the lease cannot order: its late steps may leave a stale
+member in a score set until the next rebuild.) A removal leaves a tombstone ``"d"`` so that a
+rebuild reading an older snapshot does not bring the entry back. The head may lag the score
+sets for the moment between steps 2 and 3.
 
 This module knows Redis only (like leaderboard/index.py). ``histogram_client(url)`` connects to a
 cluster for ``redis+cluster://host:port`` and to a single Redis for ``redis://…``.
@@ -186,7 +188,7 @@ class HistogramBoard:
     # --- reads ------------------------------------------------------------------------------
 
     def state(self, board: str) -> str | None:
-        """ "ready", "building", or None for a board not built."""
+        """The board's state: "ready", "building" (being loaded), or None (not built)."""
         value = self.client.hget(self.head_key(board), "state")
         return _text(value) if value is not None else None
 
