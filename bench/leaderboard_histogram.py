@@ -119,6 +119,7 @@ def run_size(client, size: int, *, seconds: float) -> dict:
         "around": measure(lambda: board.around(BOARD, user_id=pick(1, size), span=10), seconds=seconds),
     }
     client.flushdb()
+    print(f"  split by score: {json.dumps(figures['histogram'])}", flush=True)
 
     before = used_memory(client)
     started = time.monotonic()
@@ -163,7 +164,9 @@ def main() -> None:
     sizes = sorted(int(size) for size in args.sizes.split(","))
     import redis
 
-    client = redis.Redis.from_url(f"{args.redis}/{args.redis_db}")
+    client = redis.Redis.from_url(
+        f"{args.redis}/{args.redis_db}", socket_timeout=600
+    )  # FLUSHDB of 10M: seconds
     strangers = [key for key in client.scan_iter(count=1000) if not key.startswith(OURS)]
     if strangers:
         sys.exit(
