@@ -96,47 +96,51 @@ def fill_sorted_set(client, size: int) -> None:
     pipe.execute()
 
 
+def measure_board(client, *, size: int, fill, rank, top50, around, seconds: float) -> dict:
+    """`fill()` the board, then time its reads (the same random players for every board); the
+    database is emptied afterwards."""
+    pick = random.Random(size).randint
+    before = used_memory(client)
+    started = time.monotonic()
+    fill()
+    filled = time.monotonic() - started
+    memory = used_memory(client) - before
+    figures = {
+        "fill_s": round(filled, 1),
+        "bytes_per_entry": round(memory / size, 1),
+        "keys": client.dbsize(),
+        "rank": measure(lambda: rank(pick(1, size)), seconds=seconds),
+        "top50": measure(top50, seconds=seconds),
+        "around": measure(lambda: around(pick(1, size)), seconds=seconds),
+    }
+    client.flushdb()
+    return figures
+
+
 def run_size(client, size: int, *, seconds: float) -> dict:
     from leaderboard.histogram import HistogramBoard
     from leaderboard.index import RedisBoardIndex
 
-    pick = random.Random(size).randint
-    figures = {}
-
-    before = used_memory(client)
-    started = time.monotonic()
     board = HistogramBoard(client)
-    loaded = board.build(BOARD, rows(size))
-    fill = time.monotonic() - started
-    assert loaded == size == board.count(BOARD)
-    memory = used_memory(client) - before
-    figures["histogram"] = {
-        "fill_s": round(fill, 1),
-        "bytes_per_entry": round(memory / size, 1),
-        "keys": client.dbsize(),
-        "rank": measure(lambda: board.rank(BOARD, user_id=pick(1, size)), seconds=seconds),
-        "top50": measure(lambda: board.top(BOARD, limit=50), seconds=seconds),
-        "around": measure(lambda: board.around(BOARD, user_id=pick(1, size), span=10), seconds=seconds),
-    }
-    client.flushdb()
-    print(f"  split by score: {json.dumps(figures['histogram'])}", flush=True)
 
-    before = used_memory(client)
-    started = time.monotonic()
-    fill_sorted_set(client, size)
-    fill = time.monotonic() - started
-    memory = used_memory(client) - before
+    def build():
+        assert board.build(BOARD, rows(size)) == size == board.count(BOARD)
+
+    figures = {}
+    figures["histogram"] = measure_board(
+        client, size=size, fill=build, seconds=seconds,
+        rank=lambda user: board.rank(BOARD, user_id=user),
+        top50=lambda: board.top(BOARD, limit=50),
+        around=lambda user: board.around(BOARD, user_id=user, span=10),
+    )  # fmt: skip
+    print(f"  split by score: {json.dumps(figures['histogram'])}", flush=True)
     index = RedisBoardIndex(client)
-    assert index.page(BOARD, limit=1).count == size
-    figures["sorted_set"] = {
-        "fill_s": round(fill, 1),
-        "bytes_per_entry": round(memory / size, 1),
-        "keys": client.dbsize(),
-        "rank": measure(lambda: index.rank(BOARD, user_id=pick(1, size)), seconds=seconds),
-        "top50": measure(lambda: index.page(BOARD, limit=50), seconds=seconds),
-        "around": measure(lambda: index.around(BOARD, user_id=pick(1, size), span=10), seconds=seconds),
-    }
-    client.flushdb()
+    figures["sorted_set"] = measure_board(
+        client, size=size, fill=lambda: fill_sorted_set(client, size), seconds=seconds,
+        rank=lambda user: index.rank(BOARD, user_id=user),
+        top50=lambda: index.page(BOARD, limit=50),
+        around=lambda user: index.around(BOARD, user_id=user, span=10),
+    )  # fmt: skip
     return figures
 
 
