@@ -258,7 +258,7 @@ class HistogramBoard:
     def build(self, board: str, rows: Iterable[tuple[int, int, int]]) -> int:
         """Load a board from (user_id, score, seconds) rows, read after this call started (a
         snapshot). Writes made meanwhile are kept: a player written during the build keeps that
-        write. Returns the entries loaded."""
+        write. One build of a board at a time (the caller's lock). Returns the entries loaded."""
         self._clear(board)
         self.client.hset(self.head_key(board), "state", "building")
         loaded, scores = 0, set()
@@ -303,7 +303,10 @@ class HistogramBoard:
                         settled += self._move(board, int(user_id), mode, "" if mode == "del" else words[0])
                     except WriteBusy:
                         pass  # a move in progress finishes itself
-        scores = [key.rsplit("|s", 1)[1].rstrip("}") for key in self._scan(f"{{{board}|s*}}")]
+        scores = {key.rsplit("|s", 1)[1].rstrip("}") for key in self._scan(f"{{{board}|s*}}")}
+        for field, count in self.client.hscan_iter(self.head_key(board), match="c*", count=1000):
+            if int(count):  # counted by the head, though its set may be gone
+                scores.add(_text(field)[1:])
         self._stamp(board, scores)
         return settled
 
