@@ -15,8 +15,9 @@ lower wins; a few scores of games not won, 1 … 5,199), received over a year (w
 
 Per operation it prints p50 / p99 in ms of one client (a random player for rank and
 around-me: the player's entry with 10 rows either side; the first page of 50 for top 50), and
-the memory per entry (INFO used_memory after − before, ÷ players). The machine has 2 cores;
-the client and Redis share them.
+the memory per entry: INFO used_memory after − before, ÷ players (the whole server: other
+work on it moves this figure), and the MEMORY USAGE of the benchmark's own keys ÷ players.
+The machine has 2 cores; the client and Redis share them.
 """
 
 from __future__ import annotations
@@ -77,6 +78,17 @@ def used_memory(client) -> int:
     return int(client.info("memory")["used_memory"])
 
 
+def keys_memory(client) -> int:
+    """MEMORY USAGE of every key of this database, every element counted (SAMPLES 0): ours
+    alone, whatever other databases of the same server do meanwhile."""
+    total, pipe = 0, client.pipeline(transaction=False)
+    for key in client.scan_iter(count=1000):
+        pipe.memory_usage(key, samples=0)
+        if len(pipe) == 1000:
+            total += sum(pipe.execute())
+    return total + sum(pipe.execute())
+
+
 def fill_sorted_set(client, size: int) -> None:
     from leaderboard.histogram import sort_key
     from leaderboard.index import SENTINEL, SENTINEL_SCORE, member_for
@@ -108,6 +120,7 @@ def measure_board(client, *, size: int, fill, rank, top50, around, seconds: floa
     figures = {
         "fill_s": round(filled, 1),
         "bytes_per_entry": round(memory / size, 1),
+        "key_bytes_per_entry": round(keys_memory(client) / size, 1),
         "keys": client.dbsize(),
         "rank": measure(lambda: rank(pick(1, size)), seconds=seconds),
         "top50": measure(top50, seconds=seconds),
@@ -148,8 +161,8 @@ def table(results: dict) -> str:
     names = {"histogram": "split by score", "sorted_set": "one sorted set (today)"}
     lines = [
         "| players | board | rank p50 / p99 ms | top 50 p50 / p99 ms | around-me p50 / p99 ms "
-        "| bytes / entry | fill s |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| bytes / entry | keys' bytes / entry | fill s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for size, figures in results.items():
         for path, name in names.items():
@@ -157,9 +170,8 @@ def table(results: dict) -> str:
             cells = " | ".join(
                 f"{row[op]['p50_ms']:.3f} / {row[op]['p99_ms']:.3f}" for op in ("rank", "top50", "around")
             )
-            lines.append(
-                f"| {int(size):,} | {name} | {cells} | {row['bytes_per_entry']:.0f} | {row['fill_s']} |"
-            )
+            memory = f"{row['bytes_per_entry']:.0f} | {row['key_bytes_per_entry']:.0f}"
+            lines.append(f"| {int(size):,} | {name} | {cells} | {memory} | {row['fill_s']} |")
     return "\n".join(lines)
 
 
