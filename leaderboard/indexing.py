@@ -1,9 +1,10 @@
 """Django side of the Redis index: which client, writes after commit, rebuilds from SQL.
 
-Redis is optional: without REDIS_URL every read is answered by SQL. With it, a read that
-finds Redis unreachable, or the board's key missing, is answered by SQL too; a missing key
-also starts one rebuild (a Celery task, claimed by a lock so it runs once). A write that
-cannot reach Redis is noted in BoardRepair and a periodic task rebuilds those boards.
+Redis is optional: without LEADERBOARD_REDIS_URL (unset: REDIS_URL) every read is answered
+by SQL. With it, a read that finds Redis unreachable, or the board's key missing, is answered
+by SQL too; a missing key also starts one rebuild (a Celery task, claimed by a lock so it runs
+once). A write that cannot reach Redis is noted in BoardRepair and a periodic task rebuilds
+those boards.
 """
 
 from __future__ import annotations
@@ -31,10 +32,15 @@ DEAL_BOARD_TTL = 7 * 24 * 3600  # a deal board's key is rebuilt on a read after 
 PERIOD_BOARD_RETENTION = 2 * 24 * 3600  # a finished week or day stays in Redis this long
 
 
+def index_redis_url() -> str | None:
+    """The Redis of the boards' index: LEADERBOARD_REDIS_URL, or REDIS_URL when that is unset."""
+    return settings.LEADERBOARD_REDIS_URL or settings.REDIS_URL
+
+
 def board_index() -> RedisBoardIndex | None:
-    """The index when REDIS_URL is set and Redis did not just fail; else None (use SQL)."""
+    """The index when its Redis is configured and did not just fail; else None (use SQL)."""
     global _index, _index_url
-    url = settings.REDIS_URL
+    url = index_redis_url()
     if not url or time.monotonic() < _down_until:
         return None
     if _index is None or _index_url != url:
@@ -63,7 +69,7 @@ def index_reset() -> None:
 
 def index_changes_schedule(changes: list[IndexChange]) -> None:
     """Apply `changes` to Redis once the current transaction commits."""
-    if changes and settings.REDIS_URL:
+    if changes and index_redis_url():
         transaction.on_commit(lambda: index_changes_apply(changes))
 
 

@@ -496,6 +496,9 @@ LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # 
 # A season's final standing is kept this long after its month ends (results received before the
 # end have been verified by then); a result verified later does not change it.
 LEADERBOARD_SEASON_SETTLE_SECONDS = env.int("LEADERBOARD_SEASON_SETTLE_SECONDS", default=3600)
+# The boards' Redis index, apart from the broker (Celery's Redis transport cannot use a cluster);
+# unset: REDIS_URL, looked up when the index connects (leaderboard.indexing.index_redis_url).
+LEADERBOARD_REDIS_URL = env.str("LEADERBOARD_REDIS_URL", default="") or None
 CELERY_BEAT_SCHEDULE.update(
     {
         "leaderboard-daily-deals": {"task": "leaderboard.daily_deals_pick", "schedule": 3600},
