@@ -63,7 +63,7 @@ from games.engine import DEAL_COUNT, Game, Rules, format_code, verify
 
 pytestmark = [pytest.mark.browser, pytest.mark.journey]
 
-PERIODS = ("all", "week", "day")
+PERIODS = ("all", "season", "week", "day")
 MAX_DEALS = 5  # ranked deals tried before one the solver wins
 LEFT_AFTER = 4  # moves of a game left unfinished
 
@@ -243,7 +243,7 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
     for period in PERIODS:
         assert rank_of_period(ranks, "classic", period), f"no {period} rank on the banner: {ranks}"
     assert ranks.get(f"deal:{deal.code}"), f"no rank on the deal's board on the banner: {ranks}"
-    assert len(ranks) == 4, ranks
+    assert len(ranks) == 5, ranks  # all time, season, week, day and the deal
     # With the verdict the server published the deal and its secret: the page checked them
     # against the commitment it was given with the game.
     deal_check = banner.locator('[data-win="deal-check"]')
@@ -408,7 +408,7 @@ def test_offline_journey_a_win_made_offline_uploads_by_itself_and_counts_where_t
     for period in PERIODS:
         assert rank_of_period(ranks, "classic", period, deals="open"), f"no open {period} rank: {ranks}"
         assert rank_of_period(ranks, "classic", period) is None, f"a hidden-card board's rank: {ranks}"
-    assert len(ranks) == 4, ranks
+    assert len(ranks) == 5, ranks  # all time, season, week, day and the deal
     check_on_ranked_boards(page, url, player, ranks, score, "offline-open-board", deals="open")
     check_not_on_ranked_boards(page, url, player)
     check_on_deal_board(page, url, player, deal.code, ranks[f"deal:{deal.code}"], score)

@@ -73,7 +73,7 @@ def test_submissions_are_verified_by_the_worker(celery_worker_process, player, i
         7200 - CLASSIC_WIN["moves"],
         True,
     )
-    assert len(won.ranks) == 4
+    assert len(won.ranks) == 5  # all time, season, week, day and the deal
     assert (lost.status, lost.won, lost.ranks) == ("verified", False, {})
     assert (illegal.status, illegal.reason_code) == ("rejected", "wrong_colour")
     assert api.get(f"/api/submissions/{won.pk}/").json()["status"] == "verified"
