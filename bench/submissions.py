@@ -2,7 +2,7 @@
 
     python bench/submissions.py [--requests 2000] [--concurrency 16] [--web-workers 3]
                                 [--web-threads 1] [--worker-concurrency 2]
-                                [--solver-busy [--solver-niceness 0]]
+                                [--solver-busy [--solver-niceness 0] [--solver-yield 0]]
 
 Needs PostgreSQL and Redis on this machine (see docs/operations.md); it uses databases of its
 own (`--database-url`, default postgres://postgres@127.0.0.1:5432/yukon_bench_submissions, created when
@@ -20,8 +20,10 @@ missing, emptied first; `--redis-url`, default redis://127.0.0.1:6379/7, flushed
    from the first to the last settlement.
 
 `--solver-busy`: the solver's worker runs all along (from before intake to the end of
-verification), searching the par of 300 random deals queued first, 10 s each, at its niceness
-(`--solver-niceness`, default the settings' 19), as after a busy hour of wins.
+verification), with the par of 300 random deals queued first, 10 s each, at its niceness
+(`--solver-niceness`, default the settings' 19), as after a busy hour of wins. As shipped its
+searches wait while results wait on verification or the machine is busy (games/solver_yield.py);
+`--solver-yield 0` makes them search all along, whatever else runs.
 
 Throttles are raised for the run (THROTTLE_SUBMISSION_CREATE). Goals on 2 cores: intake
 ≥ 200/s with p99 < 100 ms, verification ≥ 200/s.
@@ -84,6 +86,10 @@ def parse_args() -> argparse.Namespace:
         "--solver-niceness", type=int, default=None,
         help="the solver worker's SOLVER_WORKER_NICENESS (default: the settings' 19; 0: no lower priority)",
     )  # fmt: skip
+    parser.add_argument(
+        "--solver-yield", type=int, choices=(0, 1), default=1,
+        help="1 (as shipped): the solver's searches give way to intake and verification; 0: they never wait",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     return parser.parse_args()
 
@@ -99,6 +105,7 @@ def solver_busy_start(env: dict[str, str], args) -> tuple:
     solver_env = {**env, "SOLVER_PAR_TIME_LIMIT": "10"}
     if args.solver_niceness is not None:
         solver_env["SOLVER_WORKER_NICENESS"] = str(args.solver_niceness)
+    solver_env["SOLVER_YIELD"] = str(args.solver_yield)
     command = [sys.executable, "-m", "celery", "-A", "yukon_site", "worker", "-Q", "solver", "-c", "1",
                "--hostname", f"bench-solver-{os.getpid()}@%h", "--loglevel", "WARNING"]  # fmt: skip
     rng = random.Random(11)
@@ -183,6 +190,12 @@ async def intake(port: int, items: list[dict], concurrency: int, rate: float = 0
     }
 
 
+def verification_unacked(broker) -> int:
+    """Messages of the default queue reserved and not yet acknowledged (the solver's worker, with
+    `--solver-busy`, always holds one of its own in the same hash)."""
+    return sum(json.loads(value)[2] == "celery" for value in broker.hvals("unacked"))
+
+
 def verification(env: dict[str, str], args, total: int, log_dir: Path) -> dict:
     from django.db.models import Max, Min
 
@@ -208,7 +221,7 @@ def verification(env: dict[str, str], args, total: int, log_dir: Path) -> dict:
         cpu_settled = cpu_seconds(worker) - (cpu_at_first or 0)
         # A task whose row an earlier batch settled still costs a message and a query: the
         # CPU is counted until the queue is empty and nothing is left unacknowledged.
-        while broker.llen("celery") or broker.hlen("unacked"):
+        while broker.llen("celery") or verification_unacked(broker):
             if time.monotonic() > deadline or worker.poll() is not None:
                 raise RuntimeError(f"the queue was not drained; see {log_dir / 'bench-celery.log'}")
             time.sleep(0.05)
@@ -283,7 +296,7 @@ def main() -> None:
         "setup": {"web_workers": args.web_workers, "web_threads": args.web_threads,
                   "worker_concurrency": args.worker_concurrency,
                   "cpus": os.cpu_count(), "load_average_at_start": load_at_start,
-                  "solver_busy": args.solver_busy, **solver_figures},
+                  "solver_busy": args.solver_busy, "solver_yield": bool(args.solver_yield), **solver_figures},
     }  # fmt: skip
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -303,7 +316,8 @@ def main() -> None:
     print(f"machine:       {os.cpu_count()} CPUs, load average {load_at_start} at the start")
     if solver:
         niceness = "the settings'" if args.solver_niceness is None else args.solver_niceness
-        print(f"solver:        searching par all along (niceness {niceness}): "
+        waits = "giving way to intake and verification" if args.solver_yield else "never waiting"
+        print(f"solver:        par searches queued all along (niceness {niceness}, {waits}): "
               f"{solver_figures['solver_cores_busy']} cores busy on average")  # fmt: skip
 
 

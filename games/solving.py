@@ -44,12 +44,18 @@ def solved_deal_solve(
     shorten: bool = False,
     pooled: bool = False,
     now: datetime | None = None,
+    pause: Callable[[], float] | None = None,
 ) -> SolvedDeal:
     """Search one deal and merge the answer into its row; `shorten` searches for its par, `pooled`
-    marks a deal drawn for the pool of winnable deals."""
+    marks a deal drawn for the pool of winnable deals, `pause`: the search's pause hook (the
+    solver queue's tasks give a games.solver_yield.SolverYield)."""
     game_code = code if isinstance(code, GameCode) else GameCode.parse(code)
     solution = solve(
-        game_code, time_limit=time_limit, max_nodes=max_nodes or settings.SOLVER_MAX_NODES, shorten=shorten
+        game_code,
+        time_limit=time_limit,
+        max_nodes=max_nodes or settings.SOLVER_MAX_NODES,
+        shorten=shorten,
+        pause=pause,
     )
     return solved_deal_store(
         code=game_code, solution=solution, time_limit=time_limit, shortened=shorten, pooled=pooled, now=now
@@ -142,12 +148,14 @@ def deal_pool_refill(
     run_seconds: float | None = None,
     numbers: Iterable[int] | None = None,
     progress: Callable[[SolvedDeal], None] | None = None,
+    pause: Callable[[], float] | None = None,
 ) -> PoolRefill:
     """Search up to `count` deals never searched before, drawn at random, while the pool of
     `rules` holds fewer than `target` winnable deals (None: no target).
 
     No deal is started after `run_seconds`, so a run lasts about that plus one deal's
-    `time_limit` at most. `numbers` replaces the random deal numbers (tests).
+    `time_limit` at most (plus what `pause`, the searches' hook, waits). `numbers` replaces the
+    random deal numbers (tests).
     """
     time_limit = time_limit if time_limit is not None else settings.SOLVER_POOL_TIME_LIMIT
     deadline = time.monotonic() + (run_seconds if run_seconds is not None else float("inf"))
@@ -163,7 +171,7 @@ def deal_pool_refill(
         code = GameCode(Rules(rules), number)
         if SolvedDeal.objects.filter(code=str(code)).exists():
             continue
-        row = solved_deal_solve(code=code, time_limit=time_limit, pooled=True)
+        row = solved_deal_solve(code=code, time_limit=time_limit, pooled=True, pause=pause)
         solved += 1
         if row.result == Result.WON:
             won += 1
@@ -266,13 +274,20 @@ def _par_searches_send(codes: list[str]) -> int:
     return sent
 
 
-def deal_par_solve(*, code: str, time_limit: float | None = None) -> SolvedDeal:
+def deal_par_solve(
+    *, code: str, time_limit: float | None = None, pause: Callable[[], float] | None = None
+) -> SolvedDeal:
     """Search the shortest win of a deal (once: a deal already searched so, or unwinnable, is kept)."""
     row = solved_deal_get(code=code)
     if row is not None and (row.shortened or row.result == Result.UNWINNABLE):
         return row
     limit = time_limit if time_limit is not None else settings.SOLVER_PAR_TIME_LIMIT
-    return solved_deal_solve(code=code, time_limit=limit, shorten=True)
+    return solved_deal_solve(code=code, time_limit=limit, shorten=True, pause=pause)
+
+
+def deal_par_request_forget(*, code: str) -> None:
+    """A par search given up: a later win on the deal may ask for it again."""
+    cache.delete(PAR_QUEUED_KEY.format(code=code))
 
 
 def deal_is_winnable(code: str) -> bool:

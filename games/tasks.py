@@ -80,32 +80,44 @@ SOLVER = {
 }
 
 
+# Their searches wait while intake and verification need the machine (games/solver_yield.py).
 @shared_task(name="games.deal_pool_refill", **SOLVER)
 def deal_pool_refill_task() -> dict[str, int]:
     """One bounded run per rule set toward SOLVER_POOL_SIZE winnable deals; off with SOLVER_POOL_REFILL=0."""
     from games.models import RulesChoice
+    from games.solver_yield import SolverYield, SolverYielded
     from games.solving import deal_pool_refill
 
     if not settings.SOLVER_POOL_REFILL:
         return {}
     seconds = settings.SOLVER_POOL_RUN_SECONDS / len(RulesChoice.values)  # shared by the rule sets
-    refills = [
-        deal_pool_refill(
-            rules=rules,
-            count=settings.SOLVER_POOL_BATCH,
-            target=settings.SOLVER_POOL_SIZE,
-            run_seconds=seconds,
-        )
-        for rules in RulesChoice.values
-    ]
-    return {refill.rules: refill.pool_size for refill in refills}
+    pause = SolverYield()
+    sizes = {}
+    try:
+        for rules in RulesChoice.values:
+            refill = deal_pool_refill(
+                rules=rules,
+                count=settings.SOLVER_POOL_BATCH,
+                target=settings.SOLVER_POOL_SIZE,
+                run_seconds=seconds,
+                pause=pause,
+            )
+            sizes[refill.rules] = refill.pool_size
+    except SolverYielded:
+        pass  # the machine stayed busy: the next run goes on (the deal cut short was not stored)
+    return sizes
 
 
 @shared_task(name="games.deal_par_solve", **SOLVER)
 def deal_par_solve_task(code: str) -> int | None:
-    from games.solving import deal_par_solve
+    from games.solver_yield import SolverYield, SolverYielded
+    from games.solving import deal_par_request_forget, deal_par_solve
 
-    return deal_par_solve(code=code).par
+    try:
+        return deal_par_solve(code=code, pause=SolverYield()).par
+    except SolverYielded:
+        deal_par_request_forget(code=code)
+        return None
 
 
 # Hints: on the `hints` queue, a worker of its own (docs/operations.md, "Hints"). Never retried

@@ -77,6 +77,9 @@ def _no_solver_search_behind_requests(settings):
     settings.LEADERBOARD_DAILY_DEAL_FILTER = ""
     # Likewise the eager-mode search behind GET /api/deals/winnable/ (random deals, up to a second).
     settings.SOLVER_POOL_REQUEST_SECONDS = 0
+    # Solver tasks run here in the test process, beside the suite's other process: their searches
+    # would wait for a machine that is busy by design (games/solver_yield.py). Its tests turn it on.
+    settings.SOLVER_YIELD = False
 
 
 @pytest.fixture(autouse=True)

@@ -458,12 +458,23 @@ SOLVER_DAILY_TIME_LIMIT = env.float(
 SOLVER_HINT_TIME_LIMIT = env.float("SOLVER_HINT_TIME_LIMIT", default=2.0)
 SOLVER_HINT_MAX_NODES = env.int("SOLVER_HINT_MAX_NODES", default=200_000)
 SOLVER_HINT_QUEUE_SECONDS = env.int("SOLVER_HINT_QUEUE_SECONDS", default=20)
-# A refill run may start one deal just before each rule set's share of the run ends.
-_solver_longest = max(SOLVER_POOL_RUN_SECONDS + 2.4 * SOLVER_POOL_TIME_LIMIT, 1.2 * SOLVER_PAR_TIME_LIMIT)
+# The solver queue's searches (pool, par) give way to intake and verification (games/solver_yield.py):
+# they wait while a result has waited on verification over SOLVER_YIELD_BACKLOG_SECONDS, or while
+# the rest of the machine keeps more than SOLVER_YIELD_BUSY_SHARE of its cores busy; a task that
+# has waited SOLVER_YIELD_MAX_SECONDS in all is given up (asked again later). 0 / off: never wait.
+SOLVER_YIELD = env.bool("SOLVER_YIELD", default=True)
+SOLVER_YIELD_BACKLOG_SECONDS = env.float("SOLVER_YIELD_BACKLOG_SECONDS", default=2.0)
+SOLVER_YIELD_BUSY_SHARE = env.float("SOLVER_YIELD_BUSY_SHARE", default=0.4)
+SOLVER_YIELD_MAX_SECONDS = env.float("SOLVER_YIELD_MAX_SECONDS", default=120.0)
+# A refill run may start one deal just before each rule set's share of the run ends; waits come on top.
+_solver_longest = SOLVER_YIELD_MAX_SECONDS + max(
+    SOLVER_POOL_RUN_SECONDS + 2.4 * SOLVER_POOL_TIME_LIMIT, 1.2 * SOLVER_PAR_TIME_LIMIT
+)
 if SOLVER_TASK_SOFT_TIME_LIMIT <= _solver_longest:
     raise ImproperlyConfigured(
         f"SOLVER_TASK_SOFT_TIME_LIMIT ({SOLVER_TASK_SOFT_TIME_LIMIT}s) must exceed the longest solver run "
-        f"({_solver_longest:.0f}s: SOLVER_POOL_RUN_SECONDS and two deals, or SOLVER_PAR_TIME_LIMIT)."
+        f"({_solver_longest:.0f}s: SOLVER_YIELD_MAX_SECONDS, and SOLVER_POOL_RUN_SECONDS and two deals or "
+        "SOLVER_PAR_TIME_LIMIT)."
     )
 if CELERY_VISIBILITY_TIMEOUT <= SOLVER_TASK_TIME_LIMIT:
     raise ImproperlyConfigured(

@@ -7,7 +7,7 @@ before it is returned: a line the engine refuses is a solver bug and raises ``So
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,23 +64,26 @@ def solve(
     max_nodes: int = DEFAULT_MAX_NODES,
     shorten: bool | float = False,
     team: tuple[Member, ...] = DEFAULT_TEAM,
+    pause: Callable[[], float] | None = None,
 ) -> Solution:
     """Search for a win from a deal (a code) or any position.
 
     ``won``: ``moves`` wins from the position (after its ``history``, for a game in
     progress). ``unwinnable``: every line was searched. ``unknown``: a limit was reached.
     ``shorten=True`` gives the time left after a win to looking for a shorter one; a number
-    gives it that many seconds at most (within the time limit).
+    gives it that many seconds at most (within the time limit). ``pause``: see ``Budget``; the
+    time it waits counts against no limit, nor in ``seconds``.
     """
     started = time.perf_counter()
     position = game if isinstance(game, Position) else Position.from_code(game)
-    budget = Budget(started + time_limit, max_nodes)
+    budget = Budget(started + time_limit, max_nodes, pause=pause)
     outcome = portfolio(position, budget, team)
     moves = None
     if outcome.result == WON:
-        moves = prune(
-            position, outcome.moves, min(budget.deadline, time.perf_counter() + PRUNE_SHARE * time_limit)
-        )
+        pruning = budget.child(max_nodes)
+        pruning.deadline = min(budget.deadline, time.perf_counter() + PRUNE_SHARE * time_limit)
+        moves = prune(position, outcome.moves, pruning)
+        budget.absorb(pruning)
         if shorten:
             if shorten is not True:
                 budget.deadline = min(budget.deadline, time.perf_counter() + shorten)
@@ -90,7 +93,7 @@ def solve(
         outcome.result,
         None if moves is None else tuple(MOVES[card][dest] for card, dest in moves),
         budget.searched,
-        time.perf_counter() - started,
+        time.perf_counter() - started - budget.paused,
     )
 
 

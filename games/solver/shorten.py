@@ -7,8 +7,6 @@ that changed where a column's cards are; it is played again from the start each 
 
 from __future__ import annotations
 
-import time
-
 from games.engine.cards import KING, RANK, SUIT
 from games.engine.game import MAX_GROUP
 from games.engine.move import COLUMN_COUNT, FOUNDATION
@@ -76,15 +74,16 @@ def play_steps(position: Position, steps: Steps) -> Moves | None:
     return moves if board.is_won() else None
 
 
-def prune(position: Position, moves: Moves, deadline: float) -> Moves:
-    """Drop single moves, then pairs of moves of the same card, while the line still wins."""
+def prune(position: Position, moves: Moves, budget: Budget) -> Moves:
+    """Drop single moves, then pairs of moves of the same card, while the line still wins
+    (until ``budget``'s deadline)."""
     steps = to_steps(position, moves)
     best = moves
     improved = True
-    while improved and time.perf_counter() < deadline:
+    while improved and not budget.out_of_time():
         improved = False
         index = len(steps) - 1
-        while index >= 0 and time.perf_counter() < deadline:
+        while index >= 0 and not budget.out_of_time():
             if steps[index][1] != TO_FOUNDATION:
                 trial = steps[:index] + steps[index + 1 :]
                 played = play_steps(position, trial)
@@ -92,7 +91,7 @@ def prune(position: Position, moves: Moves, deadline: float) -> Moves:
                     steps, best, improved = trial, played, True
             index -= 1
         for first in range(len(steps)):
-            if time.perf_counter() >= deadline:
+            if budget.out_of_time():
                 break
             card = steps[first][0]
             for second in range(first + 1, len(steps)):
@@ -126,14 +125,14 @@ def shorten_line(position: Position, moves: Moves, budget: Budget) -> Moves:
         for depth_weight, bonus in VARIANTS:
             if budget.out_of_time():
                 break
-            attempt = Budget(budget.deadline, min(cap, budget.max_nodes))
+            attempt = budget.child(min(cap, budget.max_nodes))
             weights = Weights(foundation=bonus)
             # Lines a little longer than the best are searched too: dropping moves may shorten them.
             bound = len(moves) + len(moves) // SLACK
             outcome = best_first_shorter(position, attempt, weights, bound=bound, depth_weight=depth_weight)
-            budget.searched += attempt.searched
+            budget.absorb(attempt)
             if outcome.result == "won":
-                line = prune(position, outcome.moves, budget.deadline)
+                line = prune(position, outcome.moves, budget)
                 if len(line) < len(moves):
                     moves, improved = line, True
             elif outcome.result == "unwinnable":

@@ -23,8 +23,15 @@ LOG = next(win["log"] for win in WINS if win["code"] == CODE)
 
 @pytest.fixture
 def celery_worker_env() -> dict[str, str]:
-    """Small searches, so that the solver worker answers in about a second."""
-    return {"SOLVER_PAR_TIME_LIMIT": "0.5", "SOLVER_POOL_BATCH": "1", "SOLVER_POOL_TIME_LIMIT": "0.2"}
+    """Small searches, so that the solver worker answers in about a second; searches that never
+    wait for a busy machine (these tests are about the queues: test_solver_yield_stack.py is
+    about waiting)."""
+    return {
+        "SOLVER_PAR_TIME_LIMIT": "0.5",
+        "SOLVER_POOL_BATCH": "1",
+        "SOLVER_POOL_TIME_LIMIT": "0.2",
+        "SOLVER_YIELD": "0",
+    }
 
 
 @pytest.fixture

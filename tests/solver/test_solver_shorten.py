@@ -7,6 +7,8 @@ import time
 from games.engine import Game, Move, verify
 from games.engine.move import FOUNDATION
 from games.solver import Position, solve
+from games.solver.api import DEFAULT_MAX_NODES
+from games.solver.search import Budget
 from games.solver.shorten import play_steps, prune, to_steps
 
 EASY = "YU1-C-AAAAAAC"
@@ -43,7 +45,7 @@ def test_moves_back_and_forth_are_dropped():
     assert extra, "no detour anywhere along the line"
     longer = line[:index] + extra + line[index:]
     assert play_steps(position, to_steps(position, longer)) is not None
-    shorter = prune(position, longer, time.perf_counter() + 10)
+    shorter = prune(position, longer, Budget(time.perf_counter() + 10, DEFAULT_MAX_NODES))
     assert len(shorter) <= len(line)
     assert verify(EASY, " ".join(str(Move(card, dest)) for card, dest in shorter)).won
 

@@ -1,0 +1,178 @@
+"""Solver work gives way to intake and verification (games/solver_yield.py): a search waits while
+results wait on verification or the rest of the machine is busy, and a task kept waiting too long
+gives its search up and asks again later."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+from games_helpers import CLASSIC_WIN, body
+
+from games.models import SolvedDeal, Submission
+from games.solver_yield import OthersCpu, SolverYield, SolverYielded, verification_backlog
+from games.solving import PAR_QUEUED_KEY
+from games.tasks import deal_par_solve_task, deal_pool_refill_task
+
+pytestmark = pytest.mark.django_db
+
+HARD = "YU1-C-AZGOGPB"  # undecided after 10 seconds
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+@pytest.fixture(autouse=True)
+def yielding(settings):
+    settings.SOLVER_YIELD = True  # the suite's default leaves it off (tests/conftest.py)
+
+
+@pytest.fixture
+def pending(api):
+    """A win stored and left pending (its verification not run), received `seconds` ago."""
+
+    def store(seconds: float) -> Submission:
+        response = api.post(
+            "/api/submissions/", body(log=CLASSIC_WIN["log"], code=CLASSIC_WIN["code"]), format="json"
+        )
+        assert response.status_code == 202
+        submission = Submission.objects.get(pk=response.json()["id"])
+        Submission.objects.filter(pk=submission.pk).update(
+            received_at=timezone.now() - timedelta(seconds=seconds)
+        )
+        return submission
+
+    return store
+
+
+class FakeStat:
+    """A /proc/stat whose machine is as busy as told: `cores` busy from now on."""
+
+    def __init__(self, path, cores: float = 0.0) -> None:
+        self.path, self.cores, self.busy, self.at = path, cores, 1000.0, time.monotonic()
+        self.write()
+
+    def write(self) -> None:
+        now = time.monotonic()
+        self.busy += self.cores * (now - self.at)
+        self.at = now
+        ticks = int(self.busy * TICK)
+        fresh = self.path.with_suffix(".new")  # written whole, then put in place: never read half-written
+        fresh.write_text(f"cpu  {ticks} 0 0 500000 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\n")
+        fresh.replace(self.path)
+
+    def keep_writing(self, stop: threading.Event) -> threading.Thread:
+        def run():
+            while not stop.is_set():
+                self.write()
+                time.sleep(0.02)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+
+@pytest.fixture
+def machine(tmp_path):
+    stat = FakeStat(tmp_path / "stat")
+    stop = threading.Event()
+    thread = stat.keep_writing(stop)
+    yield stat
+    stop.set()
+    thread.join(2)
+
+
+def test_a_result_waiting_past_the_backlog_delay_is_a_backlog(pending, settings):
+    settings.SOLVER_YIELD_BACKLOG_SECONDS = 2.0
+    assert not verification_backlog()
+    young = pending(0.5)
+    assert not verification_backlog(), "a result in the normal flow of verification"
+    Submission.objects.filter(pk=young.pk).update(received_at=timezone.now() - timedelta(seconds=3))
+    assert verification_backlog()
+
+
+def test_settled_and_long_stuck_results_are_no_backlog(pending):
+    settled = pending(5)
+    Submission.objects.filter(pk=settled.pk).update(
+        status=Submission.Status.VERIFIED, settled_at=timezone.now()
+    )
+    assert not verification_backlog()
+    pending(3600)  # the sweeper's, not a run falling behind
+    assert not verification_backlog()
+
+
+def test_the_others_cpu_reading_leaves_out_this_process(machine):
+    machine.cores = 1.5
+    others = OthersCpu(stat=machine.path, cores=2)
+    others.busy_cores()
+    time.sleep(0.6)
+    assert others.busy_cores() == pytest.approx(1.5, abs=0.35)
+    machine.cores = 0.0
+    time.sleep(0.6)
+    assert others.busy_cores() < 0.3
+
+
+def test_an_idle_machine_without_a_backlog_lets_the_search_run(machine):
+    hook = SolverYield(others=OthersCpu(stat=machine.path, cores=2), max_seconds=5)
+    started = time.monotonic()
+    for _ in range(5):
+        assert hook() == 0.0
+        time.sleep(0.1)
+    assert time.monotonic() - started < 1.5
+
+
+def test_a_busy_machine_holds_the_search_until_it_is_idle(machine, settings):
+    settings.SOLVER_YIELD_BUSY_SHARE = 0.4
+    machine.cores = 1.2  # of 2: more than 0.4 of them
+    others = OthersCpu(stat=machine.path, cores=2)
+    others.busy_cores()
+    time.sleep(0.3)
+    threading.Timer(1.0, lambda: setattr(machine, "cores", 0.0)).start()
+    hook = SolverYield(others=others, max_seconds=30)
+
+    waited = hook()
+
+    assert 0.7 <= waited < 10
+    assert hook.waited == waited
+
+
+def test_a_task_kept_waiting_too_long_gives_its_search_up(pending, machine):
+    pending(10)
+    hook = SolverYield(others=OthersCpu(stat=machine.path, cores=2), max_seconds=0.6)
+    started = time.monotonic()
+    with pytest.raises(SolverYielded, match="verification backlog"):
+        hook()
+    assert 0.6 <= time.monotonic() - started < 3
+
+
+def test_switched_off_it_never_waits(pending, machine, settings):
+    settings.SOLVER_YIELD = False
+    pending(10)
+    assert SolverYield(others=OthersCpu(stat=machine.path, cores=2), max_seconds=0.5)() == 0.0
+
+
+def test_a_par_search_given_up_stores_nothing_and_may_be_asked_again(pending, settings):
+    settings.SOLVER_YIELD_MAX_SECONDS = 0.5
+    settings.SOLVER_PAR_TIME_LIMIT = 5
+    pending(10)
+    cache.set(PAR_QUEUED_KEY.format(code=HARD), 1)
+
+    started = time.monotonic()
+    assert deal_par_solve_task.apply((HARD,)).get() is None
+
+    assert time.monotonic() - started < 3, "the search did not run its 5 s"
+    assert not SolvedDeal.objects.filter(code=HARD).exists()
+    assert cache.get(PAR_QUEUED_KEY.format(code=HARD)) is None
+
+
+def test_a_pool_refill_given_up_ends_its_run(pending, settings):
+    settings.SOLVER_POOL_REFILL = True
+    settings.SOLVER_POOL_TIME_LIMIT = 0.5
+    settings.SOLVER_YIELD_MAX_SECONDS = 0.5
+    pending(10)
+
+    assert deal_pool_refill_task.apply().get() == {}
+    assert not SolvedDeal.objects.exists()
