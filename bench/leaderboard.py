@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/leaderboard.py                     # 10k, 100k, 1M; 5 s per measurement
     .venv/bin/python bench/leaderboard.py --sizes 10000 --seconds 2 --skip-http
+    .venv/bin/python bench/leaderboard.py --index histogram --sizes 1000000 --skip-http
 
 Needs PostgreSQL and Redis on this machine (as in docs/operations.md) and, for HTTP, `wrk`
 (Debian: apt-get install wrk). It uses a database of its own (`yukon_bench_leaderboard`,
@@ -23,6 +24,10 @@ project's own rebuild (`rebuild_leaderboards` does the same). Then, for a bounde
   `…&around=me`, the same answer read through the session, for the same signed-in players.
   Before measuring, each around read is asked once for every player (the names the boards show
   are kept in Redis for an hour: leaderboard/players.py) and top 50 for a second.
+
+`--index histogram` runs it all on boards split by score (LEADERBOARD_INDEX=histogram,
+leaderboard.histogram_index: what a Redis Cluster uses) on the same single Redis, instead of one
+sorted set a board; the PyPI package, which reads a sorted set, is then left out.
 
 Latencies are per call (p50 / p99 in ms); rates are calls per second of one client (service
 layer) or of wrk's connections (HTTP). The machine has 2 cores: wrk, gunicorn, PostgreSQL and
@@ -72,6 +77,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--connections", type=int, default=16, help="wrk connections")
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-package", action="store_true", help="leave out the PyPI package")
+    parser.add_argument(
+        "--index", choices=["sorted_set", "histogram"], default="sorted_set", help="LEADERBOARD_INDEX"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     return parser.parse_args()
 
@@ -92,6 +100,7 @@ def configure_environment(args: argparse.Namespace) -> None:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "LOG_LEVEL": "WARNING",
             "LEADERBOARD_HOT_PAGE_SECONDS": "1",
+            "LEADERBOARD_INDEX": args.index,
         }
     )
 
@@ -521,7 +530,7 @@ def table(results: dict) -> str:
         return f"{figure['p50_ms']:.2f} / {figure['p99_ms']:.2f} ms, {figure['per_s']:,}/s{extra}"
 
     names = {
-        "index": "Redis index alone (leaderboard.index)",
+        "index": f"Redis index alone ({results.get('index', 'sorted_set')})",
         "package": "PyPI `leaderboard` 3.7.3, same Redis",
         "service_redis": "service layer, Redis",
         "service_sql": "service layer, SQL only",
@@ -538,6 +547,8 @@ def table(results: dict) -> str:
 
 def main() -> None:
     args = parse_args()
+    if args.index == "histogram":
+        args.skip_package = True  # the package reads one sorted set a board
     sizes = sorted(int(size) for size in args.sizes.split(","))
     if not args.skip_http and not shutil.which("wrk"):
         sys.exit("wrk is needed for the HTTP measurements (apt-get install wrk), or use --skip-http")
@@ -546,7 +557,7 @@ def main() -> None:
     import redis
 
     bench_redis = redis.Redis.from_url(os.environ["REDIS_URL"])
-    ours = (b"lb:", b"lb-", b"pkg:", b"cache:")  # boards, players' names, the package, the cache
+    ours = (b"lb:", b"lb-", b"lbh:", b"lbh-", b"pkg:", b"cache:")  # boards, names, the package, the cache
     strangers = [key for key in bench_redis.scan_iter(count=1000) if not key.startswith(ours)]
     if strangers:
         sys.exit(
@@ -555,7 +566,8 @@ def main() -> None:
     bench_redis.flushdb()
     recreate_database(args)
     rng = random.Random(2026)
-    results: dict = {"workers": args.workers, "threads": args.threads, "seconds": args.seconds, "sizes": {}}
+    results: dict = {"workers": args.workers, "threads": args.threads, "seconds": args.seconds,
+                     "index": args.index, "sizes": {}}  # fmt: skip
     try:
         migrate()
         import django

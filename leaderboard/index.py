@@ -16,17 +16,19 @@ keys that exist, so a key can never be half-filled by them. A rebuild fills ``<k
 removals made during the rebuild are remembered in ``<key>:removed`` so the loader does not
 bring them back.
 
-This module knows Redis only; leaderboard/indexing.py connects it to Django.
+This module knows Redis only; leaderboard/indexing.py connects it to Django. The same interface
+over boards split by score, for Redis Cluster: leaderboard/histogram_index.py.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
 import redis
+
+from leaderboard.rebuild_lock import RebuildLock
 
 SENTINEL = ""
 SENTINEL_SCORE = -1
@@ -192,12 +194,6 @@ end
 return out
 """
 
-# KEYS: lock. ARGV: token. Deletes the lock only if it is still ours.
-_UNLOCK = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
-"""
-
 
 @dataclass(frozen=True)
 class EntryDetails:
@@ -248,7 +244,7 @@ class IndexBuildLost(RuntimeError):
     """The build key disappeared during a rebuild (Redis flushed or restarted)."""
 
 
-class RedisBoardIndex:
+class RedisBoardIndex(RebuildLock):
     def __init__(self, client: redis.Redis, *, prefix: str = "lb") -> None:
         self.client = client
         self.prefix = prefix
@@ -257,7 +253,6 @@ class RedisBoardIndex:
         self._page = client.register_script(_PAGE)
         self._around = client.register_script(_AROUND)
         self._ahead = client.register_script(_AHEAD)
-        self._unlock = client.register_script(_UNLOCK)
 
     # --- keys -------------------------------------------------------------------------------
 
@@ -385,24 +380,6 @@ class RedisBoardIndex:
         }
 
     # --- rebuild ----------------------------------------------------------------------------
-
-    def lock(self, board: str, *, seconds: int = 600) -> str | None:
-        """Claim the board's rebuild; the token to release it, or None if someone else holds it."""
-        token = secrets.token_hex(8)
-        return token if self.client.set(f"{self.key(board)}:lock", token, nx=True, ex=seconds) else None
-
-    def holds(self, board: str, token: str) -> bool:
-        held = self.client.get(f"{self.key(board)}:lock")
-        return held is not None and held.decode() == token
-
-    def lock_take_over(self, board: str, *, seconds: int = 600) -> str:
-        """Claim the board's rebuild even if another holds it (that one then stops at its start)."""
-        token = secrets.token_hex(8)
-        self.client.set(f"{self.key(board)}:lock", token, ex=seconds)
-        return token
-
-    def unlock(self, board: str, token: str) -> None:
-        self._unlock(keys=[f"{self.key(board)}:lock"], args=[token])
 
     def rebuild(
         self,

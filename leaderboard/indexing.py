@@ -1,10 +1,14 @@
-"""Django side of the Redis index: which client, writes after commit, rebuilds from SQL.
+"""Django side of the Redis index: which index and client, writes after commit, rebuilds from SQL.
 
 Redis is optional: without LEADERBOARD_REDIS_URL (unset: REDIS_URL) every read is answered
 by SQL. With it, a read that finds Redis unreachable, or the board's key missing, is answered
 by SQL too; a missing key also starts one rebuild (a Celery task, claimed by a lock so it runs
 once). A write that cannot reach Redis is noted in BoardRepair and a periodic task rebuilds
 those boards.
+
+Two kinds of index answer the same calls: one sorted set a board (leaderboard.index, the
+default) and boards split by score (leaderboard.histogram_index), which a Redis Cluster needs:
+it is used for a ``redis+cluster://`` address, or when LEADERBOARD_INDEX is "histogram".
 """
 
 from __future__ import annotations
@@ -17,15 +21,24 @@ from collections.abc import Callable, Iterable
 import redis
 from django.conf import settings
 from django.db import transaction
+from redis.exceptions import RedisClusterException
 
 from leaderboard.boards import board_period
+from leaderboard.histogram_index import HistogramBoardIndex
+from leaderboard.histogram_layout import CLUSTER_SCHEME, histogram_client
 from leaderboard.index import EntryDetails, IndexChange, RedisBoardIndex
 from leaderboard.models import BoardEntry, BoardRepair
 
 logger = logging.getLogger(__name__)
 
-_index: RedisBoardIndex | None = None
-_index_url: str | None = None
+BoardIndex = RedisBoardIndex | HistogramBoardIndex
+# What a failing Redis raises; a cluster's client may also raise RedisClusterException, which is
+# no RedisError (no node reachable, slots not covered).
+INDEX_ERRORS = (redis.RedisError, RedisClusterException)
+SORTED_SET, HISTOGRAM = "sorted_set", "histogram"
+
+_index: BoardIndex | None = None
+_index_for: tuple[str, str] | None = None  # (url, kind) of _index
 _down_until = 0.0
 DOWN_BACKOFF_SECONDS = 2.0  # after a failure, reads skip Redis this long instead of waiting on it
 DEAL_BOARD_TTL = 7 * 24 * 3600  # a deal board's key is rebuilt on a read after a week
@@ -37,18 +50,37 @@ def index_redis_url() -> str | None:
     return settings.LEADERBOARD_REDIS_URL or settings.REDIS_URL
 
 
-def board_index() -> RedisBoardIndex | None:
+def index_kind(url: str) -> str:
+    """HISTOGRAM for a cluster's address (``redis+cluster://``) or LEADERBOARD_INDEX = "histogram",
+    else SORTED_SET."""
+    return (
+        HISTOGRAM if url.startswith(CLUSTER_SCHEME) or settings.LEADERBOARD_INDEX == HISTOGRAM else SORTED_SET
+    )
+
+
+def board_index() -> BoardIndex | None:
     """The index when its Redis is configured and did not just fail; else None (use SQL)."""
-    global _index, _index_url
+    global _index, _index_for
     url = index_redis_url()
     if not url or time.monotonic() < _down_until:
         return None
-    if _index is None or _index_url != url:
-        client = redis.Redis.from_url(
-            url, socket_connect_timeout=0.5, socket_timeout=2, health_check_interval=30
-        )
-        _index, _index_url = RedisBoardIndex(client, prefix=settings.LEADERBOARD_REDIS_PREFIX), url
+    wanted = (url, index_kind(url))
+    if _index is None or _index_for != wanted:
+        try:
+            _index, _index_for = _index_connect(*wanted), wanted
+        except INDEX_ERRORS as error:  # a cluster's client asks a node for the slots at once
+            index_failed(error)
+            return None
     return _index
+
+
+def _index_connect(url: str, kind: str) -> BoardIndex:
+    prefix = settings.LEADERBOARD_REDIS_PREFIX
+    timeouts = {"socket_connect_timeout": 0.5, "socket_timeout": 2}
+    if kind == HISTOGRAM:  # its keys apart from the sorted sets': lbh:{classic:all}, …
+        return HistogramBoardIndex(histogram_client(url, **timeouts), prefix=f"{prefix}h")
+    client = redis.Redis.from_url(url, **timeouts, health_check_interval=30)
+    return RedisBoardIndex(client, prefix=prefix)
 
 
 def index_failed(error: Exception) -> None:
@@ -60,8 +92,8 @@ def index_failed(error: Exception) -> None:
 
 def index_reset() -> None:
     """Forget the client and any failure (tests, and after a fork if needed)."""
-    global _index, _index_url, _down_until
-    _index, _index_url, _down_until = None, None, 0.0
+    global _index, _index_for, _down_until
+    _index, _index_for, _down_until = None, None, 0.0
 
 
 # --- writes -----------------------------------------------------------------------------------
@@ -79,7 +111,7 @@ def index_changes_apply(changes: list[IndexChange]) -> None:
         if index is None:
             raise redis.ConnectionError("skipped: Redis failed a moment ago")
         index.apply(changes)
-    except redis.RedisError as error:
+    except INDEX_ERRORS as error:
         index_failed(error)
         for board in sorted({change.board for change in changes}):
             BoardRepair.objects.update_or_create(board=board)
@@ -88,14 +120,14 @@ def index_changes_apply(changes: list[IndexChange]) -> None:
 # --- reads --------------------------------------------------------------------------------------
 
 
-def index_read(read: Callable[[RedisBoardIndex], object | None], *, board: str) -> object | None:
+def index_read(read: Callable[[BoardIndex], object | None], *, board: str) -> object | None:
     """`read(index)`, or None when it must be answered by SQL (no Redis, down, key missing)."""
     index = board_index()
     if index is None:
         return None
     try:
         answer = read(index)
-    except redis.RedisError as error:
+    except INDEX_ERRORS as error:
         index_failed(error)
         return None
     if answer is None:
@@ -110,7 +142,7 @@ def index_board_missing(board: str) -> None:
         return
     try:
         token = index.lock(board)
-    except redis.RedisError as error:
+    except INDEX_ERRORS as error:
         index_failed(error)
         return
     if token is None:

@@ -10,18 +10,22 @@ names, in one round trip. Names not kept are read from PostgreSQL and kept (one 
 expires NAME_SECONDS after it was started, then fills again. A rename, in the account's API or
 the admin, and a deletion forget the player's fields at once. An unknown name is not kept: a
 new player's name answers at once. Without Redis (or while it fails) both come from PostgreSQL.
+
+On boards split by score (leaderboard.histogram_index, Redis Cluster) the two hashes are keys of
+their own too, but no script may span their slots and the board's: around a player is there the
+name's member (HGET), the neighbourhood (the index's `around`) and their names (HMGET).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import redis
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from leaderboard.index import EntryDetails, IndexItem, IndexSlice, RedisBoardIndex, member_for, user_for
-from leaderboard.indexing import board_index, index_failed
+from leaderboard.histogram_index import HistogramBoardIndex
+from leaderboard.index import EntryDetails, IndexItem, IndexSlice, member_for, user_for
+from leaderboard.indexing import INDEX_ERRORS, BoardIndex, board_index, index_failed
 
 NAME_SECONDS = 3600  # each hash, from its first field: an hour, then it fills again
 _USER = get_user_model()._meta.db_table
@@ -41,14 +45,14 @@ def _named_key(prefix: str) -> str:
     return f"{prefix}-named"
 
 
-def _keep(index: RedisBoardIndex, key: str, fields: dict) -> None:
+def _keep(index: BoardIndex, key: str, fields: dict) -> None:
     """Add fields to a hash that expires NAME_SECONDS after it was started."""
     try:
         pipe = index.client.pipeline(transaction=False)
         pipe.hset(key, mapping=fields)
         pipe.expire(key, NAME_SECONDS, nx=True)
         pipe.execute()
-    except redis.RedisError as error:
+    except INDEX_ERRORS as error:
         index_failed(error)
 
 
@@ -61,7 +65,7 @@ def player_names(user_ids: list[int]) -> dict[int, str]:
     if index is not None:
         try:
             kept = index.client.hmget(_names_key(index.prefix), [member_for(user_id) for user_id in user_ids])
-        except redis.RedisError as error:
+        except INDEX_ERRORS as error:
             index_failed(error)
             index = None
         else:
@@ -85,7 +89,7 @@ def player_id_by_name(name: str) -> int | None:
     if index is not None:
         try:
             kept = index.client.hget(_named_key(index.prefix), name.lower())
-        except redis.RedisError as error:
+        except INDEX_ERRORS as error:
             index_failed(error)
             index = None
         else:
@@ -115,7 +119,7 @@ def player_names_forget(*, user_id: int, names: list[str]) -> None:
         if named:
             pipe.hdel(_named_key(index.prefix), *named)
         pipe.execute()
-    except redis.RedisError as error:
+    except INDEX_ERRORS as error:
         index_failed(error)
 
 
@@ -169,11 +173,13 @@ _script = None  # registered once; each call names the client it runs on
 
 
 def index_around(
-    index: RedisBoardIndex, board: str, *, span: int, user_id: int | None = None, name: str | None = None
+    index: BoardIndex, board: str, *, span: int, user_id: int | None = None, name: str | None = None
 ) -> AroundSlice | str | None:
     """Around the player `user_id`, or the one named `name`: an AroundSlice; NAME_NOT_KEPT when
     Redis does not know the name (ask `player_id_by_name`); None for a missing board key."""
     global _script
+    if isinstance(index, HistogramBoardIndex):
+        return _around_split(index, board, span=span, user_id=user_id, name=name)
     if _script is None:
         _script = index.client.register_script(_AROUND_NAMED)
     key = index.key(board)
@@ -199,3 +205,23 @@ def index_around(
     rank = int(rank)
     found = IndexSlice(int(count), int(offset), items)
     return AroundSlice(user_for(member), rank if rank >= 0 else None, found, names)
+
+
+def _around_split(
+    index: HistogramBoardIndex, board: str, *, span: int, user_id: int | None, name: str | None
+) -> AroundSlice | str | None:
+    """`index_around` on boards split by score: the same answers, in a few round trips."""
+    if user_id is None:
+        member = index.client.hget(_named_key(index.prefix), (name or "").lower())
+        if member is None:
+            return NAME_NOT_KEPT
+        user_id = user_for(member)
+    found = index.around(board, user_id=user_id, span=span)
+    if found is None:
+        return None
+    rank, near = found
+    names = {}
+    if near.items:
+        kept = index.client.hmget(_names_key(index.prefix), [member_for(item.user_id) for item in near.items])
+        names = {item.user_id: name.decode() for item, name in zip(near.items, kept, strict=True) if name}
+    return AroundSlice(user_id, rank, near, names)

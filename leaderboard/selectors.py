@@ -11,7 +11,6 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import redis
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count
@@ -20,8 +19,8 @@ from django.utils.dateparse import parse_datetime
 from games.models import Submission
 from leaderboard.boards import RULES, sort_key_parts
 from leaderboard.hot_pages import hot_page
-from leaderboard.index import IndexItem, IndexSlice, RedisBoardIndex
-from leaderboard.indexing import board_index, index_failed, index_read
+from leaderboard.index import IndexItem, IndexSlice
+from leaderboard.indexing import INDEX_ERRORS, BoardIndex, board_index, index_failed, index_read
 from leaderboard.models import BoardEntry, DailyDeal
 from leaderboard.players import NAME_NOT_KEPT, AroundSlice, index_around, player_id_by_name, player_names
 
@@ -208,7 +207,7 @@ def entry_ranks(
         wrote.setdefault(board, []).append(IndexItem(user_id, key))
     try:
         ahead = index.entries_ahead(queries, written=wrote)
-    except redis.RedisError as error:
+    except INDEX_ERRORS as error:
         index_failed(error)
         ahead = dict.fromkeys(queries)
     ranks = {}
@@ -260,7 +259,7 @@ def _entry_of_item(item: IndexItem, name: str, rank: int) -> RankedEntry:
 
 
 def _page_redis(
-    index: RedisBoardIndex, board: str, *, after: Cursor | None, before: Cursor | None, limit: int
+    index: BoardIndex, board: str, *, after: Cursor | None, before: Cursor | None, limit: int
 ) -> BoardPage | None:
     cursor = before or after
     mode = "before" if before else "after" if after else "first"
@@ -295,7 +294,7 @@ def leaderboard_page(
 def leaderboard_around(*, board: str, user_id: int, span: int = 10) -> BoardPage | None:
     """The player's entry with up to `span` entries above and below, or None without an entry."""
 
-    def read(index: RedisBoardIndex):
+    def read(index: BoardIndex):
         found = index_around(index, board, span=span, user_id=user_id)
         return None if found is None else (_around_page(board, found),)
 
@@ -317,7 +316,7 @@ def leaderboard_around_player(*, board: str, name: str, span: int = 10) -> Board
             raise UnknownPlayer(name)
         return user_id
 
-    def read(index: RedisBoardIndex):
+    def read(index: BoardIndex):
         found = index_around(index, board, span=span, name=name)
         if found == NAME_NOT_KEPT:  # then Redis keeps it (player_id_by_name)
             found = index_around(index, board, span=span, user_id=player_id())
@@ -334,7 +333,7 @@ def _around_page(board: str, found: AroundSlice) -> BoardPage | None:
 def leaderboard_rank(*, board: str, user_id: int) -> int | None:
     """The player's rank on a board (1 is first), or None without an entry."""
 
-    def read(index: RedisBoardIndex):
+    def read(index: BoardIndex):
         answer = index.rank(board, user_id=user_id)
         return None if answer is None else (None if answer < 0 else answer + 1,)
 
@@ -345,7 +344,7 @@ def leaderboard_rank(*, board: str, user_id: int) -> int | None:
 def leaderboard_place(*, board: str, user_id: int) -> tuple[int | None, int]:
     """The player's rank on a board (None without an entry) and the entries on it, read together."""
 
-    def read(index: RedisBoardIndex):
+    def read(index: BoardIndex):
         return index.place(board, user_id=user_id)
 
     answer = index_read(read, board=board)
@@ -367,7 +366,7 @@ def board_sizes(*, boards: set[str], written: Iterable[tuple[str, int]] = ()) ->
             by_board.setdefault(board, []).append(user_id)
         try:
             sizes.update(index.sizes(sorted(boards), written=by_board))
-        except redis.RedisError as error:
+        except INDEX_ERRORS as error:
             index_failed(error)
     missing = [board for board, size in sizes.items() if size is None]
     if missing:

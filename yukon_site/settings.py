@@ -510,6 +510,11 @@ LEADERBOARD_SEASON_SETTLE_SECONDS = env.int("LEADERBOARD_SEASON_SETTLE_SECONDS",
 # The boards' Redis index, apart from the broker (Celery's Redis transport cannot use a cluster);
 # unset: REDIS_URL, looked up when the index connects (leaderboard.indexing.index_redis_url).
 LEADERBOARD_REDIS_URL = env.str("LEADERBOARD_REDIS_URL", default="") or None
+# The index's kind: "sorted_set" (one sorted set a board) or "histogram" (boards split by score,
+# which a Redis Cluster needs; a redis+cluster:// LEADERBOARD_REDIS_URL uses it whatever this says).
+LEADERBOARD_INDEX = env.str("LEADERBOARD_INDEX", default="sorted_set")
+if LEADERBOARD_INDEX not in ("sorted_set", "histogram"):
+    raise ImproperlyConfigured(f'LEADERBOARD_INDEX is "sorted_set" or "histogram": not {LEADERBOARD_INDEX!r}')
 CELERY_BEAT_SCHEDULE.update(
     {
         "leaderboard-daily-deals": {"task": "leaderboard.daily_deals_pick", "schedule": 3600},

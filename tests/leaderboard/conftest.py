@@ -1,4 +1,8 @@
-"""Leaderboard tests: no hot-page memory, fresh process-level state, Redis only when asked."""
+"""Leaderboard tests: no hot-page memory, fresh process-level state, Redis only when asked.
+
+Tests of the Redis index (`redis_index`) run once on each kind of index: one sorted set a board
+(the default) and boards split by score (LEADERBOARD_INDEX=histogram, as a Redis Cluster uses).
+"""
 
 import datetime as dt
 
@@ -15,10 +19,12 @@ def _drop_index_keys(settings) -> None:
         import redis
 
         client = redis.Redis.from_url(settings.REDIS_URL)
-        prefix = settings.LEADERBOARD_REDIS_PREFIX
+        prefixes = (settings.LEADERBOARD_REDIS_PREFIX, f"{settings.LEADERBOARD_REDIS_PREFIX}h")  # both kinds
         keys = [  # the boards, and the players' names kept beside them (leaderboard.players)
-            *client.scan_iter(match=f"{prefix}:*", count=1000),
-            *client.scan_iter(match=f"{prefix}-*", count=1000),
+            key
+            for prefix in prefixes
+            for pattern in (f"{prefix}:*", f"{prefix}-*")
+            for key in client.scan_iter(match=pattern, count=1000)
         ]
         if keys:
             client.delete(*keys)
@@ -46,15 +52,30 @@ def sql_only(settings):
     index_reset()
 
 
+@pytest.fixture(params=["sorted_set", "histogram"])
+def index_kind(request, settings) -> str:
+    """LEADERBOARD_INDEX, once for each kind of index."""
+    settings.LEADERBOARD_INDEX = request.param
+    index_reset()
+    return request.param
+
+
 @pytest.fixture
-def redis_index(redis_client, settings):
-    """The Redis index on REDIS_URL's database, emptied (skips without REDIS_URL)."""
+def redis_index(redis_client, settings, index_kind):
+    """The Redis index of that kind on REDIS_URL's database, emptied (skips without REDIS_URL)."""
+    from leaderboard.histogram_index import HistogramBoardIndex
     from leaderboard.indexing import board_index
 
     index_reset()
     index = board_index()
-    assert index is not None
+    assert isinstance(index, HistogramBoardIndex) == (index_kind == "histogram")
     return index
+
+
+@pytest.fixture
+def celery_worker_env(index_kind) -> dict[str, str]:
+    """A real worker (tests/conftest.py) uses the same kind of index as the test."""
+    return {"LEADERBOARD_INDEX": index_kind}
 
 
 @pytest.fixture

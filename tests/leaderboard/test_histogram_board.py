@@ -5,14 +5,13 @@ sorted set keyed like today's index (sort key, complemented member) and compares
 They use Redis database 13 of REDIS_URL's server (emptied before and after), no other test's.
 """
 
-import os
 import time
-from urllib.parse import urlparse
 
 import pytest
 import redis
 from hypothesis import given
 from hypothesis import strategies as st
+from index_probes import own_database
 
 from leaderboard import histogram
 from leaderboard.histogram import HistogramBoard, Row, percentile
@@ -29,15 +28,8 @@ T0 = 1_764_600_000  # 2025-12-01, epoch seconds
 
 @pytest.fixture(scope="module")
 def client():
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        pytest.skip("needs REDIS_URL (its server; these tests use its database 13)")
-    parsed = urlparse(url)
-    client = redis.Redis(host=parsed.hostname or "127.0.0.1", port=parsed.port or 6379, db=DATABASE)
-    client.flushdb()
-    yield client
-    client.flushdb()
-    client.close()
+    with own_database(DATABASE) as client:
+        yield client
 
 
 @pytest.fixture
@@ -147,10 +139,10 @@ def test_a_move_cut_short_is_finished_by_the_next_write_or_repair(board, monkeyp
     monkeypatch.setattr(histogram, "LEASE_MS", 1)
     real = board._score_op
 
-    def crash_on_enter(board_name, score, op, *args):
+    def crash_on_enter(board_name, score, op, *args, **kwargs):
         if op == "enter":
             raise redis.ConnectionError("connection lost")
-        return real(board_name, score, op, *args)
+        return real(board_name, score, op, *args, **kwargs)
 
     monkeypatch.setattr(board, "_score_op", crash_on_enter)
     with pytest.raises(redis.ConnectionError):
@@ -237,3 +229,25 @@ def test_repair_sets_the_head_from_the_score_sets(board):
         Row(3, 5, 7001, T0),
         Row(4, 9, 7001, T0 + 1),
     ]
+
+
+def test_pipelined_scripts_unknown_to_redis_are_loaded_and_run_once(board):
+    """Score sets are read by pipelined EVALSHA alone; a script Redis does not know (restarted,
+    flushed) is loaded on its NOSCRIPT answer and the batch sent again."""
+    import uuid
+
+    from leaderboard import histogram_scripts
+
+    for user in range(1, 9):
+        board.write(
+            BOARD, user_id=user, score=7000 + user % 3, seconds=T0, details=f"{user} 90 1000 YU1-C-AAAAAAA"
+        )
+    expected = board.top(BOARD, limit=8)
+    board._range = board.client.register_script(
+        histogram_scripts.RANGE + f"-- {uuid.uuid4()}"
+    )  # never loaded
+    assert not board.client.script_exists(board._range.sha)[0]
+
+    assert board.top(BOARD, limit=8) == expected  # three score sets: one pipeline
+    assert [row.details.split()[0] for row in expected] == [str(row.user_id) for row in expected]
+    assert board.client.script_exists(board._range.sha)[0]

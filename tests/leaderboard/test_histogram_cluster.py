@@ -1,7 +1,9 @@
 """A board split by score on a real three-node Redis Cluster, started here on spare ports.
 
 Every script and multi-key command must stay within one hash slot (a cluster refuses the
-others), and a board must spread over the nodes: both are checked on 3,000 players.
+others), and a board must spread over the nodes: both are checked on 3,000 players. Then the
+product's own path on the cluster: verified wins recorded, the boards rebuilt by the command,
+ranks, pages, around a player and the places with their counts read back.
 """
 
 import random
@@ -15,7 +17,7 @@ import redis
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisClusterException
 
-from leaderboard.histogram import HistogramBoard, Row, histogram_client, sort_key
+from leaderboard.histogram import HistogramBoard, Row, histogram_client, percentile, sort_key
 
 pytestmark = pytest.mark.stack
 
@@ -173,3 +175,111 @@ def test_a_script_may_touch_keys_of_one_hash_slot_only(cluster):
         client.eval("return 1", 2, "lb:classic:all", "lb:classic:all:d")
     assert client.eval("return 1", 2, score_set, f"{score_set}:v") == 1
     assert client.keyslot(board.shard_key(BOARD, 5)) == client.keyslot(f"{board.shard_key(BOARD, 5)}:w:5")
+
+
+def _keys_per_node(ports: list[int]) -> dict[int, list[str]]:
+    return {port: [key.decode() for key in redis.Redis(port=port).scan_iter(count=1000)] for port in ports}
+
+
+@pytest.mark.django_db
+def test_the_service_records_ranks_and_places_wins_on_the_cluster(
+    cluster, client, settings, frozen_now, monkeypatch, caplog
+):
+    import datetime as dt
+    import io
+
+    from django.core.management import call_command
+    from leaderboard_factories import player, win
+
+    from leaderboard import selectors
+    from leaderboard.histogram_index import HistogramBoardIndex
+    from leaderboard.indexing import board_index, index_reset
+    from leaderboard.selectors import entry_rank_sql, leaderboard_around, leaderboard_page, leaderboard_place
+    from leaderboard.tasks import board_rebuild
+
+    _client, ports = cluster
+    noon = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
+    deal_board = "deal:YU1-C-AAAAAAA"
+    started = []
+    monkeypatch.setattr(board_rebuild, "delay", lambda **kwargs: started.append(kwargs["board"]))
+    settings.LEADERBOARD_REDIS_URL = f"redis+cluster://127.0.0.1:{ports[0]}"
+    settings.LEADERBOARD_INDEX = "sorted_set"  # the cluster's address alone chooses boards split by score
+    index_reset()
+
+    def from_sql(read):
+        kept = settings.LEADERBOARD_REDIS_URL, settings.REDIS_URL
+        settings.LEADERBOARD_REDIS_URL = settings.REDIS_URL = None
+        index_reset()
+        try:
+            return read()
+        finally:
+            settings.LEADERBOARD_REDIS_URL, settings.REDIS_URL = kept
+            index_reset()
+
+    try:
+        assert isinstance(board_index(), HistogramBoardIndex)
+        players = [player(f"c{index:02d}") for index in range(12)]
+        for index, user in enumerate(players):  # ties of score and second, broken by user id
+            win(user, at=noon + dt.timedelta(seconds=index % 3), extra_moves=index % 4)
+        assert leaderboard_page(board=BOARD).source == "sql"  # not built: SQL answers, one rebuild starts
+        assert started == [BOARD]
+
+        settings.REDIS_URL, redis_url = None, settings.REDIS_URL  # the command needs the index's URL alone
+        out = io.StringIO()
+        call_command("rebuild_leaderboards", "--board", BOARD, "--board", deal_board, "--force",
+                     "--no-progress", stdout=out)  # fmt: skip
+        settings.REDIS_URL = redis_url
+        assert f"{BOARD}: 12 entries" in out.getvalue() and f"{deal_board}: 12 entries" in out.getvalue()
+
+        # A new verified win: its places are counted on the cluster inside the transaction, then written.
+        counted = []  # SQL's reads of the entries' keys: ranked (counted by SQL) or not
+        original = selectors._entry_keys_sql
+        monkeypatch.setattr(
+            selectors,
+            "_entry_keys_sql",
+            lambda entries, ranked: counted.append(ranked) or original(entries, ranked=ranked),
+        )
+        newcomer = player("newcomer")
+        result = win(newcomer, at=noon + dt.timedelta(seconds=1), extra_moves=1)
+        result.refresh_from_db()
+        expected_rank = entry_rank_sql(board=BOARD, user_id=newcomer.pk)
+        assert (result.ranks[BOARD], result.ranks_of[BOARD]) == (expected_rank, 13)
+        assert result.ranks[deal_board] == expected_rank
+        assert counted == [False, True]  # the built boards ranked on the cluster; the three others by SQL
+
+        page = leaderboard_page(board=BOARD, page_size=5)
+        around = leaderboard_around(board=BOARD, user_id=newcomer.pk, span=3)
+        place = leaderboard_place(board=BOARD, user_id=newcomer.pk)
+        assert (page.source, around.source) == ("redis", "redis")
+        assert place == (expected_rank, 13)
+        assert [entry.rank for entry in around.entries if entry.user_id == newcomer.pk] == [expected_rank]
+        second = leaderboard_page(board=BOARD, after=page.entries[-1].cursor, page_size=5)
+        assert [entry.rank for entry in second.entries] == [6, 7, 8, 9, 10]
+        import dataclasses
+
+        on_sql = from_sql(
+            lambda: (
+                leaderboard_page(board=BOARD, page_size=5),
+                leaderboard_around(board=BOARD, user_id=newcomer.pk, span=3),
+                leaderboard_page(board=BOARD, after=page.entries[-1].cursor, page_size=5),
+            )
+        )
+        assert [page, around, second] == [dataclasses.replace(read, source="redis") for read in on_sql]
+
+        # The API: a public read around a player by name, and the player's own places with `of`.
+        url = "/api/leaderboards/?rules=classic&around=newcomer"
+        from_cluster = client.get(url).json()
+        assert from_cluster == from_sql(lambda: client.get(url).json())
+        client.force_login(newcomer)
+        ranks = client.get("/api/me/").json()["rules"]["classic"]["ranks"]
+        assert ranks["all"] == {"board": BOARD, "rank": expected_rank, "of": 13}
+        assert percentile(rank=ranks["all"]["rank"], count=ranks["all"]["of"]) == 100 * expected_rank / 13
+
+        keys = _keys_per_node(ports)
+        assert all(any(key.startswith("lbh:{classic:all|") for key in found) for found in keys.values())
+        assert board_index().built_boards() == sorted([BOARD, deal_board])
+        assert "leaderboard index unreachable" not in caplog.text  # no read fell back for a failure
+    finally:
+        for port in ports:  # the names kept beside the boards too: the next test counts every key
+            redis.Redis(port=port).flushall()
+        index_reset()

@@ -1,10 +1,11 @@
-"""Around a named player on the Redis index (full stack): one script gives the neighbourhood and
-the names kept beside it; the answers equal SQL's; renames and unknown names."""
+"""Around a named player on the Redis index (full stack): one script (on boards split by score, a
+few round trips) gives the neighbourhood and the names kept beside it; the answers equal SQL's;
+renames and unknown names. On each kind of index (tests/leaderboard/conftest.py)."""
 
 import datetime as dt
 
 import pytest
-import redis
+from index_probes import redis_unreachable
 from leaderboard_factories import player, win
 
 from accounts.services import user_display_name_set
@@ -67,8 +68,9 @@ def test_one_script_gives_the_names_kept_beside_the_board(redis_index, rebuild_s
 
     assert kept.user_id == players[2].pk and kept.rank is not None
     assert kept.names == {entry.user_id: entry.name for entry in first.entries}
-    assert redis_index.client.hget("lb-names", member_for(players[2].pk)) == b"p002"
-    assert 0 < redis_index.client.ttl("lb-names") <= NAME_SECONDS
+    names = f"{redis_index.prefix}-names"  # lb-names, or lbh-names beside boards split by score
+    assert redis_index.client.hget(names, member_for(players[2].pk)) == b"p002"
+    assert 0 < redis_index.client.ttl(names) <= NAME_SECONDS
     top = leaderboard_around(board=BOARD, user_id=players[0].pk, span=2)  # keeps the names it read
     kept_top = index_around(redis_index, BOARD, span=2, user_id=players[0].pk)
     assert kept_top.names == {entry.user_id: entry.name for entry in top.entries}
@@ -97,10 +99,7 @@ def test_redis_down_answers_from_sql(client, redis_index, settings, rebuild_star
     index_board_rebuild(board=BOARD)
     expected = client.get(f"{URL}&around=p001").json()
 
-    def down(*args, **kwargs):
-        raise redis.ConnectionError("down")
-
-    monkeypatch.setattr(redis_index.client, "execute_command", down)
+    redis_unreachable(monkeypatch, redis_index)
     monkeypatch.setattr(indexing, "_down_until", 0.0)
 
     assert client.get(f"{URL}&around=p001").json() == expected

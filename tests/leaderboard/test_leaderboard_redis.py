@@ -1,18 +1,24 @@
-"""The Redis index (full stack): same pages as SQL, writes after commit, fallback and rebuilds."""
+"""The Redis index (full stack): same pages as SQL, writes after commit, fallback and rebuilds,
+on each kind of index (tests/leaderboard/conftest.py, `index_kind`)."""
 
 import datetime as dt
 import io
 import time
 
 import pytest
-import redis
 from django.core.management import call_command
 from django.test import TestCase
+from index_probes import (
+    details_forget,
+    details_in_redis,
+    members_in_redis,
+    redis_unreachable,
+    sort_key_in_redis,
+)
 from leaderboard_factories import WINNING_CODES, before_open_deals, best_score, player, win
 
+from leaderboard import histogram_build, indexing
 from leaderboard import index as index_module
-from leaderboard import indexing
-from leaderboard.index import member_for
 from leaderboard.indexing import index_board_rebuild
 from leaderboard.models import BoardEntry, BoardRepair
 from leaderboard.selectors import leaderboard_around, leaderboard_page, leaderboard_rank
@@ -75,17 +81,6 @@ def test_sql_and_redis_answer_identical_pages_ties_included(client, redis_index,
     names = [row["player"]["name"] for row in from_sql[urls[1]][0]["results"]]
     assert len(names) == 25 and len(set(names)) == 25
     assert rebuild_starts == []
-
-
-def details_in_redis(index, board) -> dict[int, tuple]:
-    from leaderboard.index import EntryDetails, user_for
-
-    kept = index.client.hgetall(f"{index.key(board)}:d")
-    return {
-        user_for(member): tuple(vars(EntryDetails.decode(text)).values())
-        for member, text in kept.items()
-        if member != b""
-    }
 
 
 def details_in_sql(board) -> dict[int, tuple]:
@@ -175,7 +170,7 @@ def test_moving_entries_to_the_open_deal_boards_keeps_redis_equal_to_sql(redis_i
 def test_keys_built_before_details_were_kept_answer_the_same_pages(redis_index, rebuild_starts):
     players = fill_with_ties(6)
     index_board_rebuild(board=BOARD)
-    redis_index.client.delete(f"{redis_index.key(BOARD)}:d")  # as an index written by an older version
+    details_forget(redis_index, BOARD)  # as an index written by an older version
     win(players[5], at=NOON + dt.timedelta(hours=1))  # a write brings the details of its own entry
 
     assert list(details_in_redis(redis_index, BOARD)) == [players[5].pk]
@@ -188,8 +183,10 @@ def test_writes_reach_redis_after_the_commit_and_keep_only_the_best(redis_index,
     win(ann, at=NOON, extra_moves=2)
     win(ann, at=NOON + dt.timedelta(hours=1), extra_moves=5)
 
-    score = redis_index.client.zscore(redis_index.key(BOARD), member_for(ann.pk))
-    assert score == BoardEntry.objects.get(board=BOARD, user=ann).sort_key
+    assert (
+        sort_key_in_redis(redis_index, BOARD, ann.pk)
+        == BoardEntry.objects.get(board=BOARD, user=ann).sort_key
+    )
     assert leaderboard_rank(board=BOARD, user_id=ann.pk) == 1
     # Boards nobody read have no key: writes leave them alone (a read builds them whole).
     assert not redis_index.exists("classic:day:2026-11-29")
@@ -258,6 +255,7 @@ def test_writes_during_a_rebuild_are_kept(redis_index, rebuild_starts, monkeypat
     players = fill_with_ties(6)
     leaving, improving = players[1], players[5]
     monkeypatch.setattr(index_module, "LOAD_BATCH", 2)
+    monkeypatch.setattr(histogram_build, "LOAD_BATCH", 2)
     done = []
 
     def meanwhile(loaded):
@@ -277,7 +275,7 @@ def test_writes_during_a_rebuild_are_kept(redis_index, rebuild_starts, monkeypat
 
     assert from_redis.source == "redis"
     assert from_redis == BoardPage_with(from_sql, source="redis")
-    assert redis_index.client.zcard(redis_index.key(BOARD)) == 5 + 1  # 5 players and the sentinel
+    assert members_in_redis(redis_index, BOARD) == 5
 
 
 def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, rebuild_starts, monkeypatch):
@@ -286,11 +284,7 @@ def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, 
     ann, bob = player("ann"), player("bob")
     win(ann, at=NOON, extra_moves=1)
     index_board_rebuild(board=BOARD)
-    live_client = redis_index.client
-    monkeypatch.setattr(redis_index, "client", redis.Redis(port=1, socket_connect_timeout=0.2))
-    for name in ("_write", "_page", "_around", "_ahead"):
-        script = getattr(redis_index, name)
-        monkeypatch.setattr(script, "registered_client", redis_index.client)
+    redis_unreachable(monkeypatch, redis_index)
 
     win(bob, at=NOON)  # Redis is unreachable when this commits
     page = leaderboard_page(board=BOARD)
@@ -299,7 +293,7 @@ def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, 
     assert BOARD in set(BoardRepair.objects.values_list("board", flat=True))
     monkeypatch.undo()
     indexing.index_reset()
-    assert live_client.zscore(f"lb:{BOARD}", member_for(bob.pk)) is None  # the missed write
+    assert sort_key_in_redis(redis_index, BOARD, bob.pk) is None  # the missed write
     assert boards_repair() >= 1
     assert leaderboard_page(board=BOARD) == BoardPage_with(page, source="redis")
     assert not BoardRepair.objects.filter(board=BOARD).exists()
@@ -392,4 +386,4 @@ def test_a_real_worker_rebuilds_a_missing_board_once(celery_worker_process, redi
 
     page = leaderboard_page(board=BOARD)
     assert page.source == "redis" and [entry.rank for entry in page.entries] == [1, 2, 3]
-    assert not redis_index.client.exists(f"lb:{BOARD}:lock")
+    assert not redis_index.client.exists(f"{redis_index.key(BOARD)}:lock")

@@ -1,8 +1,11 @@
 """`python manage.py rebuild_leaderboards [--board KEY ...]`: rebuild Redis from PostgreSQL.
 
-Each board is filled into a temporary key and swapped in with RENAME, so readers never see
-a half-built board. Without --board: the all-time, this season's, this week's and today's boards
-of each rule set (global and open-deal), and every board that already has a key in Redis.
+On the sorted sets (leaderboard.index) each board is filled into a temporary key and swapped in
+with RENAME, so readers never see a half-built board; boards split by score
+(leaderboard.histogram_index, a Redis Cluster) are emptied and loaded again, read from SQL
+meanwhile. Writes made during either are kept. Without --board: the all-time, this season's,
+this week's and today's boards of each rule set (global and open-deal), and every board that
+already has a key in Redis.
 """
 
 from __future__ import annotations
@@ -11,11 +14,10 @@ import datetime as dt
 import sys
 import time
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from leaderboard.boards import DEALS, RULES, current_boards, daily_board, is_board_key
-from leaderboard.indexing import board_index, index_board_rebuild
+from leaderboard.indexing import board_index, index_board_rebuild, index_redis_url
 from leaderboard.models import BoardEntry
 
 
@@ -41,7 +43,7 @@ class ProgressBar:
 
 
 class Command(BaseCommand):
-    help = "Rebuild the Redis leaderboard index from PostgreSQL (temporary key, then RENAME)."
+    help = "Rebuild the Redis leaderboard index from PostgreSQL (LEADERBOARD_REDIS_URL, else REDIS_URL)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
@@ -62,9 +64,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
-        if not settings.REDIS_URL:
+        if not index_redis_url():
             raise CommandError(
-                "REDIS_URL is not set: there is no Redis index to rebuild (SQL answers alone)."
+                "Neither LEADERBOARD_REDIS_URL nor REDIS_URL is set: there is no Redis index to rebuild "
+                "(SQL answers alone)."
             )
         index = board_index()
         if index is None:
