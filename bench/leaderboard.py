@@ -23,7 +23,10 @@ project's own rebuild (`rebuild_leaderboards` does the same). Then, for a bounde
   player's session and language cookies as the page sends them (the read looks at neither); and
   `…&around=me`, the same answer read through the session, for the same signed-in players.
   Before measuring, each around read is asked once for every player (the names the boards show
-  are kept in Redis for an hour: leaderboard/players.py) and top 50 for a second.
+  are kept in Redis for an hour: leaderboard/players.py) and top 50 for a second. Then top 50
+  and around a player again at about `--paced-rate` requests/s (1,000), not flat out: each
+  connection waits between its requests (wrk's `delay`), so the latency is the answer's, not
+  that of a queue of 16 requests always waiting (the rate reached is printed beside it).
 
 `--index histogram` runs it all on boards split by score (LEADERBOARD_INDEX=histogram,
 leaderboard.histogram_index: what a Redis Cluster uses) on the same single Redis, instead of one
@@ -75,6 +78,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections")
+    parser.add_argument(
+        "--paced-rate", type=int, default=1000,
+        help="HTTP: also measure top 50 and around a player at about this many requests/s (0: not)",
+    )  # fmt: skip
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-package", action="store_true", help="leave out the PyPI package")
     parser.add_argument(
@@ -458,11 +465,25 @@ def wrk(url: str, *, seconds: float, connections: int, script: str | None = None
 def measure_http(*, args: argparse.Namespace, size: int, rng: random.Random) -> dict:
     process, port = start_gunicorn(workers=args.workers, threads=args.threads)
 
-    def measured(url: str, script: str | None = None) -> dict:
+    def measured(url: str, script: str | None = None, *, seconds: float = args.seconds) -> dict:
         before = cpu_seconds(process)
-        figures = wrk(url, seconds=args.seconds, connections=args.connections, script=script)
+        figures = wrk(url, seconds=seconds, connections=args.connections, script=script)
         # gunicorn's CPU (every worker) per request: the cost, whatever else runs on the machine.
         figures["cpu_ms"] = round((cpu_seconds(process) - before) * 1000 / max(figures["requests"], 1), 3)
+        return figures
+
+    def paced(url: str, script: Path | None, folder: str) -> dict:
+        """The latency at about `--paced-rate` requests/s, not flat out: each connection waits
+        between its requests (wrk's `delay`), the wait set from a short trial's latency."""
+        period = args.connections * 1000 / args.paced_rate  # ms between one connection's requests
+        paced_script = Path(folder) / f"paced-{script.stem if script else 'top50'}.lua"
+        wait = period
+        for seconds in (2, args.seconds):
+            delay = f"delay = function() return {max(0, round(wait))} end\n"
+            paced_script.write_text((script.read_text() if script else "") + delay)
+            figures = measured(url, str(paced_script), seconds=seconds)
+            wait = period - figures["p50_ms"]
+        figures["offered_per_s"] = args.paced_rate
         return figures
 
     try:
@@ -475,11 +496,17 @@ def measure_http(*, args: argparse.Namespace, size: int, rng: random.Random) -> 
             wrk(base, seconds=1, connections=args.connections)  # warm up every worker
             ask_each(port, players)  # each player's around read once: the names are kept
             wrk(base, seconds=1, connections=args.connections, script=str(by_session))
-            return {
+            figures = {
                 "top50": measured(base),
                 "around_player": measured(base, str(by_name)),
                 "around": measured(base, str(by_session)),
             }
+            if args.paced_rate:
+                figures["paced"] = {
+                    "top50": paced(base, None, scripts),
+                    "around_player": paced(base, by_name, scripts),
+                }
+            return figures
     finally:
         stop(process)
 
@@ -537,6 +564,9 @@ def table(results: dict) -> str:
         "http": f"HTTP, gunicorn ({results['workers']} × {results['threads']} threads), wrk",
     }
     for size, figures in results["sizes"].items():
+        if paced := figures.get("http", {}).get("paced"):
+            figures = {**figures, "http_paced": paced}
+            names["http_paced"] = f"HTTP as above, about {paced['top50']['offered_per_s']:,}/s offered"
         for path, name in names.items():
             if path in figures:
                 row = figures[path]

@@ -52,3 +52,46 @@ def test_api_schema_is_served(client):
 
     assert response.status_code == 200
     assert b"Yukon Online API" in response.content
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/", "/api/leaderboards/?rules=classic", "/static/frontend/css/site.css"])
+def test_the_policy_is_the_one_django_csp_builds_from_the_settings(client, url):
+    from dataclasses import asdict
+
+    from csp.middleware import PolicyParts
+    from csp.utils import build_policy
+
+    assert client.get(url)["Content-Security-Policy"] == build_policy(**asdict(PolicyParts()))
+
+
+def test_a_response_with_a_policy_of_its_own_or_a_nonce_gets_django_csps_answer(rf, settings):
+    from csp.decorators import csp_update
+    from csp.middleware import CSPMiddleware as LibraryCSPMiddleware
+    from django.http import HttpResponse
+
+    from yukon_site.csp import CSPMiddleware
+
+    @csp_update({"img-src": ["https://img.example"]})
+    def view(request):
+        return HttpResponse("ok")
+
+    def nonce_view(request):
+        str(request.csp_nonce)
+        return HttpResponse("ok")
+
+    updated = CSPMiddleware(view)(rf.get("/"))
+    assert "https://img.example" in updated["Content-Security-Policy"]
+    header = "Content-Security-Policy"
+    assert (
+        CSPMiddleware(nonce_view)(rf.get("/"))[header]
+        == LibraryCSPMiddleware(nonce_view)(rf.get("/"))[header]
+    )
+
+
+def test_a_changed_setting_changes_the_kept_policy(client, settings):
+    settings.CONTENT_SECURITY_POLICY = {
+        "DIRECTIVES": {"default-src": ["'self'"], "frame-ancestors": ["'none'"]}
+    }
+    policy = client.get("/static/frontend/css/site.css")["Content-Security-Policy"]
+    assert sorted(policy.split("; ")) == ["default-src 'self'", "frame-ancestors 'none'"]

@@ -146,7 +146,7 @@ MIDDLEWARE = [
     # Security headers first, so that every response carries them, static files included.
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "yukon_site.csp.CSPMiddleware",  # django-csp's, the policy built once (yukon_site/csp.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A database outage met by the middlewares below (the session) is a JSON 503 under /api/.
     "yukon_site.api_errors.ApiDatabaseOutageMiddleware",
