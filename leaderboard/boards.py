@@ -50,9 +50,13 @@ class BoardKeyError(ValueError):
 
 def sort_key(*, score: int, achieved_at: dt.datetime) -> int:
     """One integer ordering entries like the boards do (ties on it: lower user id first)."""
-    seconds = int(achieved_at.timestamp())
+    return sort_key_of(score, int(achieved_at.timestamp()))
+
+
+def sort_key_of(score: int, seconds: int) -> int:
+    """`sort_key` of a time in epoch seconds."""
     if not 0 <= score <= MAX_SCORE or not 0 <= seconds <= MAX_EPOCH_SECONDS:
-        raise ValueError(f"score {score} or time {achieved_at} out of range for a sort key")
+        raise ValueError(f"score {score} or time {seconds} out of range for a sort key")
     return score * SCORE_FACTOR + (MAX_EPOCH_SECONDS - seconds)
 
 

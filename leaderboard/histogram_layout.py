@@ -28,12 +28,12 @@ from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from leaderboard import histogram_scripts as scripts
+from leaderboard.boards import MAX_EPOCH_SECONDS, MAX_SCORE, SCORE_FACTOR  # noqa: F401  (for its users)
+from leaderboard.boards import sort_key_of as sort_key  # noqa: F401  (the boards' sort key, by seconds)
+from leaderboard.boards import sort_key_parts as key_parts  # noqa: F401
 
-MAX_SCORE = 99_999
 POSITIONS = MAX_SCORE + 1  # Fenwick positions 1 … POSITIONS: score s sits at POSITIONS − s
 TOP_STEP = 1 << (POSITIONS.bit_length() - 1)  # the highest power of 2 within POSITIONS
-SCORE_FACTOR = 10**10
-MAX_EPOCH_SECONDS = 9_999_999_999
 CLUSTER_SCHEME = "redis+cluster://"
 MEMBER_DIGITS = 12  # user ids below 10^12; fewer digits, less memory in every score set
 EXPIRE_GRACE = 60  # a board's other keys expire this long after its head
@@ -45,18 +45,6 @@ def histogram_client(url: str, **options) -> redis.Redis | RedisCluster:
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url("redis://" + url[len(CLUSTER_SCHEME) :], **options)
     return redis.Redis.from_url(url, **options)
-
-
-def sort_key(score: int, seconds: int) -> int:
-    if not 0 <= score <= MAX_SCORE or not 0 <= seconds <= MAX_EPOCH_SECONDS:
-        raise ValueError(f"score {score} or time {seconds} out of range")
-    return score * SCORE_FACTOR + (MAX_EPOCH_SECONDS - seconds)
-
-
-def key_parts(key: int) -> tuple[int, int]:
-    """(score, epoch seconds) back from a sort key."""
-    score, rest = divmod(int(key), SCORE_FACTOR)
-    return score, MAX_EPOCH_SECONDS - rest
 
 
 def member_for(user_id: int) -> str:
