@@ -5,6 +5,8 @@ no request can reach Django any more (Chromium's offline switch would not stop t
 worker's own requests). New builds are announced and never break the game in progress.
 """
 
+import json
+
 import pytest
 from helpers import (
     BAR,
@@ -82,3 +84,21 @@ def test_a_new_build_is_announced_and_the_game_goes_on_after_the_reload(server, 
     assert old_caches != ["yukon-shell-a-newer-build"]
     play_token(page, game, "2S>F")
     wait_for_moves(page, 4)
+
+
+def test_the_api_and_every_write_go_straight_to_the_network(server, page: Page):
+    """The worker answers pages and static files only: its static routes send the API and
+    every request but a GET to the network without starting it (sw.js, NETWORK_ROUTES)."""
+    devtools = page.context.new_cdp_session(page)
+    versions: list[dict] = []
+    devtools.on("ServiceWorker.workerVersionUpdated", lambda event: versions.extend(event["versions"]))
+    devtools.send("ServiceWorker.enable")
+    page.goto(f"{server.url}/")
+    wait_for_the_worker(page)
+    page.wait_for_timeout(200)  # the last version update on its way over the protocol
+
+    rules = next(version["routerRules"] for version in reversed(versions) if version["status"] == "activated")
+    routes = [(rule["condition"], rule["source"]) for rule in json.loads(rules)]
+    assert [source for _condition, source in routes] == [["network"], ["network"]]
+    assert routes[0][0]["urlPattern"]["pathname"] == "/api/*"
+    assert routes[1][0] == {"not": {"request": {"method": "GET"}}}

@@ -11,10 +11,23 @@ const STATIC_PREFIX = "__STATIC_URL__";
 const CACHE = `yukon-shell-${BUILD}`;
 const NETWORK_WAIT_MS = 3000; // a page slower than this comes from the cache
 
+// Requests this worker never answers: the API and every write. Where the browser knows static
+// routes (Chromium), they go straight to the network instead of waiting for this worker to start
+// and pass them on: under load that wait could hold a page's request for seconds, and drop the
+// one a page sends as it goes (the quick-match queue's leave). Elsewhere the fetch handler lets
+// them pass.
+const NETWORK_ROUTES = [
+  { condition: { urlPattern: { pathname: "/api/*" } }, source: "network" },
+  { condition: { not: { requestMethod: "GET" } }, source: "network" },
+];
+
 self.addEventListener("install", (event) => {
+  // An unknown route is no reason to stay uninstalled: the fetch handler covers it.
+  const routes = event.addRoutes ? event.addRoutes(NETWORK_ROUTES).catch(() => {}) : null;
   // "no-cache": files the page has just loaded are revalidated, not downloaded again, and
   // an older copy of a file in the HTTP cache never enters this build's cache.
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" })))));
+  const shell = caches.open(CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-cache" }))));
+  event.waitUntil(Promise.all([routes, shell]));
 });
 
 self.addEventListener("activate", (event) => {
