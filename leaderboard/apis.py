@@ -12,6 +12,7 @@ import binascii
 import datetime as dt
 import re
 from functools import cache
+from urllib.parse import urlencode
 
 from django.http.response import HttpResponseBase
 from django.urls import reverse
@@ -26,7 +27,6 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from games.game_serializers import HeldHiddenGameOutputSerializer
@@ -103,9 +103,16 @@ def cursor_decode(text: str) -> tuple[str, Cursor]:
     return direction, Cursor(sort_key, user_id)
 
 
+def _page_link(request, direction: str, cursor: Cursor) -> str:
+    """This read's address at `cursor`, without `around`: its fields sorted, as DRF's
+    replace_query_param writes them, from the query Django has parsed (not parsed again)."""
+    query = {field: values for field, values in request.GET.lists() if field not in ("around", "cursor")}
+    query["cursor"] = [cursor_encode(direction, cursor)]
+    return f"{request.build_absolute_uri(request.path)}?{urlencode(sorted(query.items()), doseq=True)}"
+
+
 def board_page_data(request, page: BoardPage) -> dict:
     hidden = hidden_replay_codes(today=_now().date())
-    url = remove_query_param(request.build_absolute_uri(), "around")
     replays = request.build_absolute_uri("/api/replays/")
     results = [
         {
@@ -122,9 +129,9 @@ def board_page_data(request, page: BoardPage) -> dict:
     entries = page.entries
     next_link = previous_link = None
     if entries and page.has_next:
-        next_link = replace_query_param(url, "cursor", cursor_encode("a", entries[-1].cursor))
+        next_link = _page_link(request, "a", entries[-1].cursor)
     if entries and page.has_previous:
-        previous_link = replace_query_param(url, "cursor", cursor_encode("b", entries[0].cursor))
+        previous_link = _page_link(request, "b", entries[0].cursor)
     return {"count": page.count, "next": next_link, "previous": previous_link, "results": results}
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
+from typing import NamedTuple
 
 import redis
 
@@ -195,8 +196,9 @@ return out
 """
 
 
-@dataclass(frozen=True)
-class EntryDetails:
+# The records a page is read into are NamedTuples: as immutable as a frozen dataclass, and made
+# several times faster (a page of 21 entries makes 63 of them).
+class EntryDetails(NamedTuple):
     """What a page shows of an entry besides its score and time (both in the sort key)."""
 
     submission_id: int
@@ -224,8 +226,7 @@ class IndexChange:
     details: EntryDetails | None = None
 
 
-@dataclass(frozen=True)
-class IndexItem:
+class IndexItem(NamedTuple):
     user_id: int
     sort_key: int
     details: EntryDetails | None = None  # None: not kept (a key built before details were)

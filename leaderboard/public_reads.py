@@ -61,7 +61,11 @@ def _etags(header: str) -> set[str]:
 
 
 def _key(request: HttpRequest) -> str:
-    return f"public {request.build_absolute_uri()}"
+    """The kept answer's key: its address (worked out once a request)."""
+    key = getattr(request, "_public_read_key", None)
+    if key is None:
+        key = request._public_read_key = f"public {request.build_absolute_uri()}"
+    return key
 
 
 def public_read(request: HttpRequest, compute: Callable[[], dict | None]) -> PublicAnswer | None:

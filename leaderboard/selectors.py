@@ -10,6 +10,7 @@ import datetime as dt
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -33,8 +34,7 @@ class Cursor:
     user_id: int
 
 
-@dataclass(frozen=True)
-class RankedEntry:
+class RankedEntry(NamedTuple):  # a NamedTuple: made fast (leaderboard.index.EntryDetails)
     rank: int
     user_id: int
     name: str

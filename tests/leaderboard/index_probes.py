@@ -34,7 +34,7 @@ def details_in_redis(index, board: str) -> dict[int, tuple]:
     else:
         found = index.client.hgetall(f"{index.key(board)}:d")
         kept = {user_for(member): text for member, text in found.items() if member != b""}
-    return {user_id: tuple(vars(EntryDetails.decode(text)).values()) for user_id, text in kept.items()}
+    return {user_id: tuple(EntryDetails.decode(text)) for user_id, text in kept.items()}
 
 
 def details_forget(index, board: str) -> None:
