@@ -200,11 +200,20 @@ def play_token(page: Page, game: Game, token: str, *, await_card: bool = True) -
     token_played(page)
 
 
+def pause(page: Page, seconds: float) -> None:
+    """Let `seconds` pass (none when not positive) with the page at work. Through Playwright, never
+    time.sleep: every request of the browser passes the tests' route handlers
+    (watch.watch_for_problems), which run in this thread only while it is inside a Playwright
+    call, so a test asleep holds the pages' requests until it wakes."""
+    if seconds > 0:
+        page.wait_for_timeout(seconds * 1000)
+
+
 def wait_for_pace(page: Page) -> None:
     """Until MOVE_PACE_S has passed since the page's last token (for gestures of a test's own)."""
     last = _last_token.get(id(page))
     if last is not None:
-        time.sleep(max(0.0, last + MOVE_PACE_S - time.monotonic()))
+        pause(page, last + MOVE_PACE_S - time.monotonic())
 
 
 def token_played(page: Page) -> None:
@@ -225,7 +234,7 @@ def _play_gesture(page: Page, game: Game, token: str) -> None:
     sent_home = _sent_home.pop(id(page), None)
     if sent_home and sent_home[0] == name:
         # A tap on the card a tap just sent home counts as the second half of that double tap.
-        time.sleep(max(0.0, sent_home[1] + DOUBLE_TAP_S - time.monotonic()))
+        pause(page, sent_home[1] + DOUBLE_TAP_S - time.monotonic())
     if move.dest == FOUNDATION:
         tap_card(page, name)
         _sent_home[id(page)] = (name, time.monotonic())
@@ -499,8 +508,9 @@ def stoppable_server(settings, transactional_db):
 
 
 def wait_for_the_worker(page: Page) -> None:
-    """Until the service worker has cached the shell and controls the page."""
-    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    """Until the service worker has cached the shell and controls the page (a worker controls
+    pages only once installed, its cache filled). Playwright's timeout applies: a page that never
+    registers the worker fails the test instead of hanging it."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 

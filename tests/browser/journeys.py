@@ -440,11 +440,13 @@ class Pace:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
-    def wait_for_the_next_move(self) -> None:
+    def wait_for_the_next_move(self, page: Page) -> None:
+        # Through Playwright, not time.sleep: the page's requests pass the tests' route handlers,
+        # which run in this thread only while it is inside a Playwright call.
         if self.last is not None:
             delay = self.last + self.rng.uniform(*MOVE_GAP_S) - time.monotonic()
             if delay > 0:
-                time.sleep(delay)
+                page.wait_for_timeout(delay * 1000)
 
     def counted(self) -> None:
         """The page has just counted a move."""
@@ -455,7 +457,7 @@ def play_line(page: Page, game: Game, tokens: list[str], pace: Pace) -> None:
     """Each token by real pointer gestures (`helpers.play_token`), counted by the page before
     the pause and the next."""
     for token in tokens:
-        pace.wait_for_the_next_move()
+        pace.wait_for_the_next_move(page)
         play_token(page, game, token)
         wait_for_moves(page, game.moves_made)
         pace.counted()

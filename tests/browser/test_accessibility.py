@@ -17,7 +17,6 @@ or in, with results made through the real services), then:
 """
 
 import re
-import time
 from pathlib import Path
 
 import helpers
@@ -31,6 +30,7 @@ from helpers import (
     issue_only,
     make_player,
     open_game,
+    pause,
     play_all,
     play_token,
     recorded_win,
@@ -159,7 +159,7 @@ def settle(page: Page, seconds: float = 1.0) -> None:
     """The fonts loaded, two frames drawn, then `seconds` more (late shifts are counted too)."""
     page.evaluate("() => document.fonts.ready.then(() => true)")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    time.sleep(seconds)
+    pause(page, seconds)
 
 
 def layout_shift(page: Page) -> float:
@@ -277,7 +277,7 @@ def play_paced_from_each_card(page: Page, game: Game, tokens: list[str]) -> None
     after the previous one on that clock, and the server refuses the win."""
     for token in tokens:
         expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true")
-        time.sleep(helpers.MOVE_PACE_S)
+        helpers.pause(page, helpers.MOVE_PACE_S)
         play_token(page, game, token)
         wait_for_moves(page, game.moves_made)
 

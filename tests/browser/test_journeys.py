@@ -441,7 +441,7 @@ def test_finish_journey_a_ranked_win_finished_with_the_finish_button_is_verified
     finish_moves = [str(move) for move in line.finish_moves()]
     assert not any(line.face_down), "every card is face up when Finish is offered"
 
-    pace.wait_for_the_next_move()
+    pace.wait_for_the_next_move(page)
     button.click()
     expect(page.locator(WIN)).to_be_visible(timeout=SLOW_MS)
     entry = outbox_entry_of_game(page, deal.game_id)

@@ -6,10 +6,8 @@ is asked of GET /api/session/ (200 signed out too); no page asks a signed-in-onl
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from helpers import READY
+from helpers import READY, pause
 from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
@@ -56,7 +54,7 @@ def test_a_signed_out_page_logs_no_error_and_no_failed_request(
     page.goto(f"{live_server.url}{path}")
     page.wait_for_selector(ready, state="attached")
     page.wait_for_load_state("networkidle")
-    time.sleep(0.5)  # a late request (a board's second call, the worker's) would come by now
+    pause(page, 0.5)  # a late request (a board's second call, the worker's) would come by now
 
     assert any(url.endswith("/api/session/") for url in answers) == asks_session
     assert failures == []
