@@ -19,6 +19,7 @@ export class RaceForm {
     form.addEventListener("change", (event) => {
       if (event.target.name === "kind") this.#showKind();
     });
+    $("[data-race-create]", form).disabled = false; // disabled in the page until this script takes the form
     startPage().then(() => this.#showKind());
   }
 

@@ -39,6 +39,7 @@ export class QuickMatch {
     });
     $("[data-quick-cancel]", root).addEventListener("click", () => this.#cancel());
     $("[data-quick-async]", root).addEventListener("click", () => this.#playNow());
+    $("[data-quick-find]", root).disabled = false; // disabled in the page until this script takes the form
     // Best effort: a page closed or left while waiting takes its ticket out of the queue.
     addEventListener("pagehide", () => {
       if (this.state !== "waiting") return;
