@@ -104,15 +104,27 @@ def test_settled_and_long_stuck_results_are_no_backlog(pending):
     assert not verification_backlog()
 
 
-def test_the_others_cpu_reading_leaves_out_this_process(machine):
-    machine.cores = 1.5
-    others = OthersCpu(stat=machine.path, cores=2)
+def test_the_others_cpu_reading_leaves_out_this_process(tmp_path):
+    # The machine's busy time counts this process's CPU too, which the reading leaves out. The
+    # fake /proc/stat is written here, just before each reading, so that a busy machine running
+    # the suite cannot make it stale.
+    stat = FakeStat(tmp_path / "stat")
+    others = OthersCpu(stat=stat.path, cores=2)
+
+    def busy_for(seconds: float, cores: float) -> float:
+        """This process busy for `seconds` while the rest of the machine keeps `cores` busy; then
+        the reading."""
+        started, own = time.monotonic(), time.process_time()
+        while time.monotonic() - started < seconds:
+            pass
+        stat.busy += cores * (time.monotonic() - started) + (time.process_time() - own)
+        stat.cores, stat.at = 0.0, time.monotonic()
+        stat.write()
+        return others.busy_cores()
+
     others.busy_cores()
-    time.sleep(0.6)
-    assert others.busy_cores() == pytest.approx(1.5, abs=0.35)
-    machine.cores = 0.0
-    time.sleep(0.6)
-    assert others.busy_cores() < 0.3
+    assert busy_for(0.6, cores=1.5) == pytest.approx(1.5, abs=0.35)
+    assert busy_for(0.6, cores=0.0) < 0.3
 
 
 def test_an_idle_machine_without_a_backlog_lets_the_search_run(machine):
