@@ -32,7 +32,7 @@ from urllib.error import HTTPError, URLError
 from urllib.parse import urlparse, urlunparse
 from urllib.request import urlopen
 
-from helpers import BAR, READY, WIN, play_token, wait_for_moves
+from helpers import BAR, READY, WIN, pause, play_token, wait_for_moves
 from playwright.sync_api import Page, expect
 
 from games.engine import Game, verify
@@ -441,12 +441,8 @@ class Pace:
         self.rng = random.Random(self.seed)
 
     def wait_for_the_next_move(self, page: Page) -> None:
-        # Through Playwright, not time.sleep: the page's requests pass the tests' route handlers,
-        # which run in this thread only while it is inside a Playwright call.
         if self.last is not None:
-            delay = self.last + self.rng.uniform(*MOVE_GAP_S) - time.monotonic()
-            if delay > 0:
-                page.wait_for_timeout(delay * 1000)
+            pause(page, self.last + self.rng.uniform(*MOVE_GAP_S) - time.monotonic())
 
     def counted(self) -> None:
         """The page has just counted a move."""

@@ -17,6 +17,7 @@ from helpers import (
     asgi_server_fixture,  # noqa: F401 (the asgi_server fixture)
     issue_only,
     make_player,
+    pause,
     sign_in,
     winning_game,
 )
@@ -60,15 +61,12 @@ def tickets(user, **filters) -> list:
 
 def wait_for_tickets(page: Page, user, count: int, timeout: float = 15.0, **filters) -> list:
     """The player's tickets once there are `count` of them (the page's asks reach the server).
-
-    Waiting with Playwright, not time.sleep: every request of the browser passes through the
-    tests' route handlers (watch.watch_for_problems), which run in this thread only while it is
-    inside a Playwright call. A test asleep here held the page's ask, or its leave, until the
-    wait ran out."""
+    Between looks, `pause`, never time.sleep (why: helpers.pause): asleep, this held the page's
+    ask, or its leave, until the wait ran out."""
     deadline = time.monotonic() + timeout
     while len(found := tickets(user, **filters)) != count:
         assert time.monotonic() < deadline, f"{user.username}: {len(found)} tickets, not {count}"
-        page.wait_for_timeout(200)
+        pause(page, 0.2)
     return found
 
 
@@ -88,7 +86,7 @@ def test_the_forms_take_no_press_before_their_script_handles_them(
     deadline = time.monotonic() + 10  # the held request may reach this thread after the load
     while not held:
         assert time.monotonic() < deadline, "the page asks for its catalog before its script runs"
-        page.wait_for_timeout(50)
+        pause(page, 0.05)
     buttons = [page.locator("[data-race-create]"), page.locator("[data-quick-find]")]
     for button in buttons:
         expect(button).to_be_disabled()
