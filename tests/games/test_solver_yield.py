@@ -55,9 +55,10 @@ class FakeStat:
         self.path, self.cores, self.busy, self.at = path, cores, 1000.0, time.monotonic()
         self.write()
 
-    def write(self) -> None:
+    def write(self, also: float = 0.0) -> None:
+        """`also`: CPU seconds of a process the machine ran besides `cores` since the last write."""
         now = time.monotonic()
-        self.busy += self.cores * (now - self.at)
+        self.busy += self.cores * (now - self.at) + also
         self.at = now
         ticks = int(self.busy * TICK)
         fresh = self.path.with_suffix(".new")  # written whole, then put in place: never read half-written
@@ -114,12 +115,12 @@ def test_the_others_cpu_reading_leaves_out_this_process(tmp_path):
     def busy_for(seconds: float, cores: float) -> float:
         """This process busy for `seconds` while the rest of the machine keeps `cores` busy; then
         the reading."""
-        started, own = time.monotonic(), time.process_time()
+        stat.write()
+        stat.cores, own = cores, time.process_time()
+        started = time.monotonic()
         while time.monotonic() - started < seconds:
             pass
-        stat.busy += cores * (time.monotonic() - started) + (time.process_time() - own)
-        stat.cores, stat.at = 0.0, time.monotonic()
-        stat.write()
+        stat.write(also=time.process_time() - own)
         return others.busy_cores()
 
     others.busy_cores()
