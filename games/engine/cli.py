@@ -1,5 +1,8 @@
 """``python -m games.engine deal|verify|moves``: the engine from a shell.
 
+CODE is a game code of either version (docs/rules.md, "Game codes"): ``YU1-C-AAAAAAB`` (a deal
+number, open deals) or ``YU2-C-`` and 46 characters (the deck's permutation index, any deal).
+
 Exit status: 0 for a legal log (or a deal shown), 1 for an illegal log, 2 for unusable input
 (a bad code, an unreadable log file) with the reason on standard error.
 """
@@ -22,6 +25,9 @@ from .verify import VerifyError, replay, verify
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNUSABLE = 0, 1, 2
 BYTE_ORDER_MARK = "\ufeff"
+SAMPLE_YU1 = "YU1-C-AAAAAAB"
+SAMPLE_YU2 = str(GameCode.parse(SAMPLE_YU1).whole())  # the same deal
+CODE_HELP = f"a game code: YU1 like {SAMPLE_YU1}, or YU2 (YU2-C- and 46 characters)"
 
 
 class UnusableInput(Exception):
@@ -147,16 +153,19 @@ def _error_dict(error: VerifyError) -> dict[str, Any]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m games.engine", description="The Yukon Online rules engine."
+        prog="python -m games.engine",
+        description="The Yukon Online rules engine.",
+        epilog=f"CODE: a game code, YU1 like {SAMPLE_YU1} or YU2 like {SAMPLE_YU2} "
+        '(docs/rules.md, "Game codes"); lower case and surrounding spaces are accepted.',
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     deal = commands.add_parser("deal", help="show the layout of a deal")
-    deal.add_argument("code", metavar="CODE", help="a game code like YU1-C-AAAAAAB")
+    deal.add_argument("code", metavar="CODE", help=CODE_HELP)
     verify_cmd = commands.add_parser("verify", help="replay a log and give the verdict")
-    verify_cmd.add_argument("code", metavar="CODE")
+    verify_cmd.add_argument("code", metavar="CODE", help=CODE_HELP)
     verify_cmd.add_argument("log", metavar="LOG", help="a file holding the log, or - for standard input")
     moves = commands.add_parser("moves", help="list the legal moves after a log, in canonical order")
-    moves.add_argument("code", metavar="CODE")
+    moves.add_argument("code", metavar="CODE", help=CODE_HELP)
     moves.add_argument(
         "log", metavar="LOG", nargs="?", help="a file holding the log, or - (default: no move)"
     )

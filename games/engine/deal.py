@@ -1,13 +1,22 @@
-"""The deal generator, exactly as specified in docs/rules.md.
+"""The deals, exactly as specified in docs/rules.md: YU1's shuffle of a deal number, YU2's
+permutation index, and the columns a deck is dealt into.
 
-Everything is unsigned 32-bit arithmetic so that the browser engine reproduces it bit for bit.
+The shuffle is unsigned 32-bit arithmetic so that the browser engine reproduces it bit for bit.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from .cards import DECK_SIZE, Card
 
+if TYPE_CHECKING:
+    from .codes import GameCode
+
 MASK32 = 0xFFFFFFFF
+WHOLE_DEAL_COUNT = math.factorial(DECK_SIZE)  # YU2 indexes 0 … 52! − 1: every order of the deck
 COLUMN_SIZES = (1, 6, 7, 8, 9, 10, 11)
 FACE_DOWN_AT_DEAL = (0, 1, 2, 3, 4, 5, 6)
 WARM_UP_DRAWS = 8
@@ -106,9 +115,29 @@ def reference_shuffle(number: int) -> list[Card]:
     return deck
 
 
-def deal_columns(number: int) -> list[list[Card]]:
-    """The seven columns, bottom to top; column k's bottom k−1 cards are face down."""
-    deck = shuffled_deck(number)
+def deck_of_index(index: int) -> list[Card]:
+    """The deck whose lexicographic rank is ``index`` (0 … 52! − 1): the Lehmer code, read back."""
+    digits = [0] * DECK_SIZE
+    for i in range(DECK_SIZE - 1, -1, -1):
+        index, digits[i] = divmod(index, DECK_SIZE - i)
+    remaining = list(range(DECK_SIZE))
+    return [remaining.pop(digit) for digit in digits]
+
+
+def index_of_deck(deck: Sequence[Card]) -> int:
+    """The lexicographic rank of a permutation of 0 … 51 (the caller checks that it is one)."""
+    remaining = list(range(DECK_SIZE))
+    index = 0
+    for i, card in enumerate(deck):
+        digit = remaining.index(card)
+        del remaining[digit]
+        index = index * (DECK_SIZE - i) + digit
+    return index
+
+
+def deal_columns(code: GameCode) -> list[list[Card]]:
+    """The seven columns of ``code``'s deal, bottom to top; column k's bottom k−1 cards are face down."""
+    deck = code.deck()
     columns = []
     start = 0
     for size in COLUMN_SIZES:

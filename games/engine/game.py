@@ -56,7 +56,7 @@ class Game:
         if isinstance(code, str):
             code = GameCode.parse(code)
         self.code: GameCode | None = code  # None for a game from a visible deal
-        self._lay_out(code.rules, deal_columns(code.number))
+        self._lay_out(code.rules, deal_columns(code))
         for index, column in enumerate(self._columns):
             for card in column:
                 self._location[card] = index
@@ -165,7 +165,7 @@ class Game:
         from .visible import VisibleDeal
 
         assert self.code is not None
-        return VisibleDeal(self.rules, tuple(tuple(column) for column in deal_columns(self.code.number)))
+        return VisibleDeal(self.rules, tuple(tuple(column) for column in deal_columns(self.code)))
 
     def is_won(self) -> bool:
         return self.foundation_cards == DECK_SIZE

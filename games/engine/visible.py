@@ -134,7 +134,7 @@ def visible_deal(code: GameCode | str) -> VisibleDeal:
     """What a player sees of the deal of ``code``: the 31 face-up cards; the 21 face-down ones
     unknown. Raises ``InvalidCodeError`` for an unreadable code."""
     code = code if isinstance(code, GameCode) else GameCode.parse(code)
-    columns = deal_columns(code.number)
+    columns = deal_columns(code)
     return VisibleDeal(
         code.rules,
         tuple(
@@ -151,4 +151,4 @@ def dealt_card(code: GameCode | str, place: object) -> Card:
     """
     code = code if isinstance(code, GameCode) else GameCode.parse(code)
     column, depth = face_down_place(place)
-    return deal_columns(code.number)[column][depth]
+    return deal_columns(code)[column][depth]

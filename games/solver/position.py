@@ -41,7 +41,7 @@ class Position:
     def from_code(cls, code: GameCode | str) -> Position:
         if isinstance(code, str):
             code = GameCode.parse(code)
-        columns = tuple(tuple(column) for column in deal_columns(code.number))
+        columns = tuple(tuple(column) for column in deal_columns(code))
         return cls(code.rules, columns, FACE_DOWN_AT_DEAL, code=code)
 
     @classmethod
@@ -74,7 +74,7 @@ class Position:
         code = None
         if data.get("code"):
             code = GameCode.parse(str(data["code"]))
-            code = GameCode(rules, code.number)
+            code = GameCode(rules, code.number, code.version)
         return cls(rules, columns, face_down, foundations, code)
 
     # ----------------------------------------------------------------- reading
@@ -90,7 +90,7 @@ class Position:
             return False
         if self.history:
             return True
-        dealt = tuple(tuple(column) for column in deal_columns(self.code.number))
+        dealt = tuple(tuple(column) for column in deal_columns(self.code))
         return self.columns == dealt and self.face_down == FACE_DOWN_AT_DEAL and not any(self.foundations)
 
     def to_dict(self) -> dict[str, Any]:

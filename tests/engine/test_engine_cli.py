@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import Game
+from games.engine import Game, GameCode
 from games.engine.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +54,15 @@ def test_deal_json():
     assert data["columns"][0] == ["4C"] and [len(c) for c in data["columns"]] == [1, 6, 7, 8, 9, 10, 11]
 
 
+def test_a_yu2_code_deals_like_the_yu1_code_it_is_the_whole_of():
+    whole = str(GameCode.parse(CODE).whole())
+    status, text = run("deal", f" {whole.lower()}\n", "--json")
+    assert status == 0
+    assert json.loads(text) == {**json.loads(run("deal", CODE, "--json")[1]), "code": whole}
+    log = "3D>1 AH>F KS>1"
+    assert run("verify", whole, "-", stdin=log) == run("verify", CODE, "-", stdin=log)
+
+
 def test_deal_without_symbols_on_an_ascii_terminal():
     out = AsciiTerminal()
     assert main(["deal", CODE], out=out) == 0
@@ -61,8 +70,10 @@ def test_deal_without_symbols_on_an_ascii_terminal():
 
 
 def test_bad_code_is_unusable_input(capsys):
-    assert run("deal", "YU2-C-AAAAAAB")[0] == 2
-    assert "expected YU1" in capsys.readouterr().err
+    assert run("deal", "YU3-C-AAAAAAB")[0] == 2
+    assert "expected YU1 or YU2" in capsys.readouterr().err
+    assert run("moves", "YU2-C-AAAAAAB")[0] == 2
+    assert "exactly 46 characters" in capsys.readouterr().err
     assert run("verify", "YU1-C-AAAAAA", "-")[0] == 2
     assert "7 letters" in capsys.readouterr().err
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -9,7 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import (
+    CODE_MAX_LENGTH,
     DEAL_COUNT,
+    WHOLE_DEAL_COUNT,
     Game,
     GameCode,
     InvalidCodeError,
@@ -70,7 +73,8 @@ def test_nxmrlxw_is_two_to_the_32():
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("YU2-C-AAAAAAA", "expected YU1"),
+        ("YU3-C-AAAAAAA", "expected YU1 or YU2"),
+        ("YU0-C-AAAAAAA", "expected YU1 or YU2"),
         ("YU1-X-AAAAAAA", "expected C (Classic) or R (Relaxed)"),
         ("YU1-C-AAAAAA", "exactly 7 letters"),
         ("YU1-C-AAAAAAAA", "exactly 7 letters"),
@@ -107,6 +111,113 @@ def test_codes_round_trip(number, rules):
     code = GameCode(rules, number)
     assert GameCode.parse(str(code)) == code
     assert GameCode.parse(str(code).lower()) == code
+
+
+# --- YU2 codes: a whole deck -------------------------------------------------------------------
+
+ORDERED = "0" * 46
+LAST = "1FVS99MCKMRS4WZTTB305DPQ5SC0N9W1HRNCFZZZZZZZZZ"  # 52! − 1
+NO_DEAL = "1FVS99MCKMRS4WZTTB305DPQ5SC0N9W1HRNCG000000000"  # 52!
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def reference_index(deal: str) -> int:
+    """docs/rules.md, YU2's deal part: base 32, most significant first, Crockford's digits."""
+    return sum(ALPHABET.index(ch) * 32 ** (45 - i) for i, ch in enumerate(deal))
+
+
+def reference_deck(index: int) -> list[int]:
+    """docs/rules.md, index to deck, word for word."""
+    r = [0] * 52
+    for i in range(51, -1, -1):
+        r[i] = index % (52 - i)
+        index = index // (52 - i)
+    remaining = list(range(52))
+    return [remaining.pop(r[i]) for i in range(52)]
+
+
+def test_yu2_constants():
+    assert WHOLE_DEAL_COUNT == math.factorial(52) and CODE_MAX_LENGTH == 52
+    assert 32**45 < WHOLE_DEAL_COUNT <= 32**46
+    assert reference_index(LAST) == WHOLE_DEAL_COUNT - 1 and reference_index(NO_DEAL) == WHOLE_DEAL_COUNT
+
+
+@pytest.mark.parametrize(
+    ("text", "rules", "number", "deck"),
+    [
+        (f"YU2-C-{ORDERED}", Rules.CLASSIC, 0, list(range(52))),
+        (f" yu2-r-{ORDERED.lower()}\t", Rules.RELAXED, 0, list(range(52))),
+        (f"YU2-R-{LAST}", Rules.RELAXED, WHOLE_DEAL_COUNT - 1, list(range(51, -1, -1))),
+        (f"Yu2-c-{LAST.lower()}", Rules.CLASSIC, WHOLE_DEAL_COUNT - 1, list(range(51, -1, -1))),
+        (f"YU2-C-{'0' * 45}1", Rules.CLASSIC, 1, [*range(50), 51, 50]),  # the next order: last two swapped
+    ],
+)
+def test_yu2_codes_parse(text, rules, number, deck):
+    code = GameCode.parse(text)
+    assert (code.rules, code.number, code.version) == (rules, number, 2)
+    assert str(code) == text.strip().upper() and len(str(code)) == CODE_MAX_LENGTH
+    assert code.deck() == deck and GameCode.of_deck(rules, deck) == code
+    assert repr(code) == f"GameCode.parse({str(code)!r})"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("YU2-C-AAAAAAA", "exactly 46 characters, not 7"),
+        (f"YU2-C-{ORDERED}0", "exactly 46 characters, not 47"),
+        ("YU2-C-", "exactly 46 characters, not 0"),
+        (f"YU2-C-{'0' * 45}I", "'I' is not a YU2 deal character"),
+        (f"YU2-C-{'0' * 45}o", "'O' is not a YU2 deal character"),
+        (f"YU2-C-U{'0' * 45}", "'U' is not a YU2 deal character"),
+        (f"YU2-C-{'0' * 20}L{'0' * 25}", "'L' is not a YU2 deal character"),
+        (f"YU2-C-{'0' * 45}_", "'_' is not a YU2 deal character"),
+        (f"YU2-C-{NO_DEAL}", "names no deal"),
+        (f"YU2-C-{'Z' * 46}", "names no deal"),
+        (f"YU2-X-{ORDERED}", "expected C (Classic) or R (Relaxed)"),
+        (f"YU3-C-{ORDERED}", "expected YU1 or YU2"),
+    ],
+)
+def test_bad_yu2_codes_say_what_is_wrong(text, says):
+    with pytest.raises(InvalidCodeError, match=re.escape(says)):
+        GameCode.parse(text)
+
+
+def test_yu2_numbers_and_decks_are_checked():
+    assert GameCode(Rules.CLASSIC, 5) == GameCode(Rules.CLASSIC, 5, 1) != GameCode(Rules.CLASSIC, 5, 2)
+    with pytest.raises(InvalidCodeError):
+        GameCode(Rules.CLASSIC, WHOLE_DEAL_COUNT, 2)
+    with pytest.raises(InvalidCodeError):
+        GameCode(Rules.CLASSIC, -1, 2)
+    with pytest.raises(InvalidCodeError):
+        GameCode(Rules.CLASSIC, 0, 3)
+    for deck in ([*range(51), 0], list(range(51)), [*range(52), 0], [*range(51), "KC"], [*range(51), 52]):
+        with pytest.raises(InvalidCodeError, match="52 cards"):
+            GameCode.of_deck(Rules.CLASSIC, deck)
+
+
+@pytest.mark.parametrize("text", ["YU1-C-AAAAAAA", "YU1-C-AAAAAAB", "YU1-R-ZZZZZZZ", "YU1-C-NXMRLXW"])
+def test_the_whole_of_a_yu1_code_deals_the_same_layout(text):
+    code = GameCode.parse(text)
+    whole = code.whole()
+    assert (whole.version, whole.rules) == (2, code.rules) and whole.whole() is whole
+    assert whole.deck() == code.deck() == shuffled_deck(code.number)
+    assert Game(whole).columns == Game(code).columns and Game(whole).code == whole
+    assert deal_columns(whole) == deal_columns(code) == reference_deal(code.number)
+
+
+@given(st.permutations(range(52)), st.sampled_from(list(Rules)))
+def test_of_deck_deals_that_deck(deck, rules):
+    code = GameCode.of_deck(rules, deck)
+    assert code.deck() == deck == reference_deck(code.number)
+    assert GameCode.parse(str(code).lower()) == code
+    assert reference_index(str(code).split("-")[2]) == code.number
+
+
+@given(st.integers(0, WHOLE_DEAL_COUNT - 1), st.integers(0, WHOLE_DEAL_COUNT - 1))
+def test_the_index_is_the_lexicographic_rank(a, b):
+    deck_a, deck_b = GameCode(Rules.CLASSIC, a, 2).deck(), GameCode(Rules.CLASSIC, b, 2).deck()
+    assert (a < b) == (deck_a < deck_b) and (a == b) == (deck_a == deck_b)
+    assert GameCode.parse(str(GameCode(Rules.RELAXED, a, 2))).number == a
 
 
 # --- The deal: an independent transcription of docs/rules.md -----------------------------------
@@ -157,12 +268,12 @@ def reference_deal(n: int) -> list[list[int]]:
 
 @pytest.mark.parametrize("number", [0, 1, 2, 25, 26, 2**32 - 1, 2**32, 2**32 + 1, 26**7 - 1])
 def test_deal_follows_the_contract(number):
-    assert deal_columns(number) == reference_deal(number)
+    assert deal_columns(GameCode(Rules.CLASSIC, number)) == reference_deal(number)
 
 
 @given(st.integers(0, DEAL_COUNT - 1))
 def test_deal_follows_the_contract_everywhere(number):
-    assert deal_columns(number) == reference_deal(number)
+    assert deal_columns(GameCode(Rules.CLASSIC, number)) == reference_deal(number)
 
 
 @given(st.integers(0, DEAL_COUNT - 1))

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import REFUSAL_CODES, Game, GameCode, InvalidCodeError, Rules, verify
+from games.engine import REFUSAL_CODES, WHOLE_DEAL_COUNT, Game, GameCode, InvalidCodeError, Rules, verify
 from games.engine.cli import deal_dict
+from games.engine.codes import WHOLE_ALPHABET
 from games.engine.vectors import build
 
 VECTORS = Path(build.__file__).parent
@@ -33,7 +34,15 @@ def test_codes(case):
             GameCode.parse(case["input"])
     else:
         code = GameCode.parse(case["input"])
-        assert (str(code), code.rules.value, code.number) == (case["code"], case["rules"], case["number"])
+        # A YU2 index is written as a decimal string: JSON has no big integers.
+        assert isinstance(case["number"], int if code.version == 1 else str)
+        expected = (case["code"], case["rules"], int(case["number"]))
+        assert (str(code), code.rules.value, code.number) == expected
+        assert GameCode.parse(str(code)) == code
+        if "whole_of" in case:
+            yu1 = GameCode.parse(case["whole_of"])
+            assert (yu1.version, code.version, yu1.whole()) == (1, 2, code)
+            assert code.deck() == yu1.deck() and Game(code).columns == Game(yu1).columns
 
 
 @pytest.mark.parametrize("case", cases("deals"), ids=lambda case: case["code"])
@@ -68,6 +77,31 @@ def test_enough_deals_of_both_rule_sets():
     assert len(codes) >= 20
     assert {"YU1-C-AAAAAAA", "YU1-C-AAAAAAB", "YU1-R-ZZZZZZZ", "YU1-C-NXMRLXW"} <= set(codes)
     assert {GameCode.parse(code).rules for code in codes} == set(Rules)
+
+
+def test_codes_of_both_versions():
+    parsed = [case for case in cases("codes") if "code" in case]
+    yu2 = [case for case in parsed if case["code"].startswith("YU2-")]
+    assert {int(case["number"]) for case in yu2} >= {0, WHOLE_DEAL_COUNT - 1}
+    assert {case["rules"] for case in yu2} == {rules.value for rules in Rules}
+    assert any(case["input"] != case["input"].strip() for case in yu2), "white space"
+    assert any(case["input"] != case["input"].upper() for case in yu2), "lower case"
+    assert len({case["whole_of"] for case in yu2 if "whole_of" in case}) >= 3
+    refused = [case["input"].strip().upper().split("-") for case in cases("codes") if "error" in case]
+    yu2_parts = [parts[2] for parts in refused if len(parts) == 3 and parts[:2] == ["YU2", "C"]]
+    assert {0, 7, 45, 47} <= {len(part) for part in yu2_parts}, "deal parts too short and too long"
+    assert set("ILOU") <= {ch for part in yu2_parts if len(part) == 46 for ch in part}, "characters left out"
+    no_deal = "".join(WHOLE_ALPHABET[WHOLE_DEAL_COUNT >> shift & 31] for shift in range(225, -5, -5))
+    assert no_deal in yu2_parts, "the index 52! itself"
+    assert any(parts[0] == "YU3" for parts in refused)
+
+
+def test_yu2_deals_have_the_layouts_of_the_yu1_deals_they_are_the_whole_of():
+    layouts = {case["code"]: case["columns"] for case in cases("deals")}
+    pairs = [(case["code"], case["whole_of"]) for case in cases("codes") if "whole_of" in case]
+    assert len(pairs) >= 3
+    for yu2, yu1 in pairs:
+        assert layouts[yu2] == layouts[yu1], f"{yu2} is not the deal of {yu1}"
 
 
 def test_every_refusal_code_and_enough_logs():

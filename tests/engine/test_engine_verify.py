@@ -117,7 +117,7 @@ def test_an_empty_log_is_legal():
 
 def test_a_bad_code_raises():
     with pytest.raises(InvalidCodeError):
-        verify("YU2-C-AAAAAAB", "")
+        verify("YU3-C-AAAAAAB", "")
 
 
 def test_replay_returns_the_position_reached():

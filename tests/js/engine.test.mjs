@@ -108,7 +108,7 @@ describe("game codes", () => {
 
   test("say what is wrong", () => {
     const cases = [
-      ["YU2-C-AAAAAAB", /version "YU2": expected YU1/],
+      ["YU3-C-AAAAAAB", /version "YU3": expected YU1 or YU2/],
       ["YU1-X-AAAAAAB", /rule letter "X": expected C \(Classic\) or R \(Relaxed\)/],
       ["YU1-C-AAAAAA", /deal part "AAAAAA" must be exactly 7 letters/],
       ["YU1-C-AAAAAAAA", /deal part/],

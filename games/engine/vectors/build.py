@@ -40,7 +40,6 @@ CODE_INPUTS = (
     "YU1-R-NXMRLXX",
     "YU1-C-BAAAAAA",
     "YU1-R-AAAAAAZ",
-    "YU2-C-AAAAAAA",
     "YU0-C-AAAAAAA",
     "YU-C-AAAAAAA",
     "YU1-X-AAAAAAA",
@@ -61,7 +60,32 @@ CODE_INPUTS = (
     "YU1_C_AAAAAAA",
     "",
     "   ",
+    # YU2: the permutation index in 46 characters of Crockford's base 32
+    "YU2-C-0000000000000000000000000000000000000000000000",
+    " yu2-r-0000000000000000000000000000000000000000000001\n",
+    "YU2-R-1FVS99MCKMRS4WZTTB305DPQ5SC0N9W1HRNCFZZZZZZZZZ",
+    "\tyu2-c-1fvs99mckmrs4wzttb305dpq5sc0n9w1hrncfzzzzzzzzz\u3000",
+    "YU2-C-18MW0YNNFJRNFPJ0HV3ZGAWPX8NJB703ZDJRVAJJQRCZ1B",
+    "Yu2-R-0pm0029rf6zbyjq0tg3xepw2mheadycycd2wm7qhwrx9sn",
+    "YU2-C-1FVS99MCKMRS4WZTTB305DPQ5SC0N9W1HRNCG000000000",
+    "YU2-C-ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ",
+    "YU2-C-AAAAAAA",
+    "YU2-C-000000000000000000000000000000000000000000000",
+    "YU2-C-00000000000000000000000000000000000000000000000",
+    "YU2-C-",
+    "YU2-C-000000000000000000000000000000000000000000000I",
+    "YU2-C-000000000000000000000000000000000000000000000L",
+    "YU2-C-O000000000000000000000000000000000000000000000",
+    "yu2-c-000000000000000000000000000000000000000000000u",
+    "YU2-C-0000000000000000000000000000000000000000000-00",
+    "YU2-C-00000000000000000000000 0000000000000000000000",
+    "YU2-C-000000000000000000000000000000000000000000000ß",
+    "YU2-X-0000000000000000000000000000000000000000000000",
+    "YU3-C-0000000000000000000000000000000000000000000000",
+    "YU3-C-AAAAAAA",
 )
+# YU1 codes whose YU2 code (GameCode.whole(): the same deck) is a case of codes.json and deals.json.
+WHOLE_OF = ("YU1-C-AAAAAAA", "YU1-C-AAAAAAB", "YU1-R-AAAAAAB", "YU1-C-NXMRLXW", "YU1-R-ZZZZZZZ")
 
 DEAL_CODES = (
     "YU1-C-AAAAAAA",
@@ -86,16 +110,24 @@ DEAL_CODES = (
     "YU1-C-ZZZZZZY",
     "YU1-C-ZZZZZZZ",
     "YU1-R-ZZZZZZZ",
+    "YU2-C-0000000000000000000000000000000000000000000000",
+    "YU2-R-1FVS99MCKMRS4WZTTB305DPQ5SC0N9W1HRNCFZZZZZZZZZ",
+    "YU2-C-18MW0YNNFJRNFPJ0HV3ZGAWPX8NJB703ZDJRVAJJQRCZ1B",
+    "YU2-R-0PM0029RF6ZBYJQ0TG3XEPW2MHEADYCYCD2WM7QHWRX9SN",
+    *(str(GameCode.parse(code).whole()) for code in WHOLE_OF),
 )
 # These must all be different layouts (the deal number's high word is seeded too).
 DISTINCT_DEALS = ("YU1-C-AAAAAAA", "YU1-C-AAAAAAB", "YU1-R-ZZZZZZZ", "YU1-C-NXMRLXW", "YU1-C-NXMRLXV")
 
 ABOUT = {
-    "codes": "Game codes: an input, and the canonical code, rules and deal number it parses to, or the "
-    "error invalid_code. NXMRLXW is deal 2^32.",
+    "codes": "Game codes: an input, and the canonical code, rules and number it parses to, or the "
+    "error invalid_code. NXMRLXW is deal 2^32. A YU1 number is a JSON number; a YU2 number, the "
+    "permutation index (up to 52! - 1), is a decimal string, as JSON has no big integers. whole_of: a YU1 "
+    "code with the same deck (its deal is the same layout; GameCode.whole() of it is code).",
     "deals": "Layouts (the `deal --json` shape): each column bottom to top; the bottom face_down[k] cards of "
     "column k are face down. AAAAAAA, AAAAAAB, ZZZZZZZ and NXMRLXW (2^32) are different deals; C and R "
-    "of one number are the same layout.",
+    "of one number are the same layout. The YU2 codes include index 0 (the ordered deck AS 2S … KC), "
+    "52! - 1 (the reverse deck) and the YU2 codes of YU1 deals, whose layouts are those of the YU1 codes.",
     "logs": "Move logs and their verdicts (the `verify --json` shape). Each case was found by a search "
     "for a position that shows what its name says; the log leads there, the last tokens show it. "
     "Compare every field except error.reason, the sentence a player reads.",
@@ -124,8 +156,16 @@ def code_cases() -> list[dict[str, Any]]:
         except InvalidCodeError:
             cases.append({"input": text, "error": "invalid_code"})
         else:
-            cases.append({"input": text, "code": str(code), "rules": code.rules.value, "number": code.number})
+            cases.append(_code_case(text, code))
+    for text in WHOLE_OF:
+        whole = GameCode.parse(text).whole()
+        cases.append({**_code_case(str(whole), whole), "whole_of": text})
     return cases
+
+
+def _code_case(text: str, code: GameCode) -> dict[str, Any]:
+    number: int | str = code.number if code.version == 1 else str(code.number)
+    return {"input": text, "code": str(code), "rules": code.rules.value, "number": number}
 
 
 def deal_cases() -> list[dict[str, Any]]:
@@ -134,6 +174,8 @@ def deal_cases() -> list[dict[str, Any]]:
     cases = [deal_dict(Game(code)) for code in DEAL_CODES]
     layouts = [Game(code).columns for code in DISTINCT_DEALS]
     assert len(set(layouts)) == len(layouts), "the checked deals must differ"
+    for code in WHOLE_OF:
+        assert Game(GameCode.parse(code).whole()).columns == Game(code).columns, f"{code}: another layout"
     return cases
 
 

@@ -29,6 +29,7 @@ RANDOM_GAMES = (  # (code, steps): random play with undos, refused moves and one
     ("YU1-R-HIDDENR", 120),
     ("YU1-C-NXMRLXW", 120),
     ("YU1-R-ZZZZZZZ", 120),
+    ("YU2-C-18MW0YNNFJRNFPJ0HV3ZGAWPX8NJB703ZDJRVAJJQRCZ1B", 120),  # a deck no YU1 code deals
 )
 
 
@@ -285,7 +286,13 @@ def hidden_cases() -> list[dict[str, Any]]:
     return cases
 
 
-VISIBLE_CODES = ("YU1-C-AAAAAAA", "YU1-R-AAAAAAB", "YU1-C-NXMRLXW", "YU1-R-ZZZZZZZ")
+VISIBLE_CODES = (
+    "YU1-C-AAAAAAA",
+    "YU1-R-AAAAAAB",
+    "YU1-C-NXMRLXW",
+    "YU1-R-ZZZZZZZ",
+    "YU2-R-0PM0029RF6ZBYJQ0TG3XEPW2MHEADYCYCD2WM7QHWRX9SN",
+)
 
 
 def _changed(code: str, change: Any) -> dict[str, Any]:

@@ -8,8 +8,13 @@ export {
   ACE, CLUBS, DECK_SIZE, DIAMONDS, HEARTS, KING, RANKS, RANK_LABELS, SPADES, SUITS, SUIT_SYMBOLS,
   cardLabel, cardName, isRed, makeCard, parseCard, rankLabel, rankOf, suitOf, suitSymbol,
 } from "./engine/cards.js";
-export { COLUMN_SIZES, DEAL_COUNT, FACE_DOWN_AT_DEAL, Xoshiro128, dealLayout, fmix32, shuffledDeck } from "./engine/deal.js";
-export { CLASSIC, CODE_VERSION, RELAXED, formatCode, parseCode } from "./engine/codes.js";
+export {
+  COLUMN_SIZES, DEAL_COUNT, FACE_DOWN_AT_DEAL, WHOLE_DEAL_COUNT, Xoshiro128, dealLayout, deckOfIndex, fmix32, indexOfDeck,
+  shuffledDeck,
+} from "./engine/deal.js";
+export {
+  CLASSIC, CODE_MAX_LENGTH, CODE_VERSION, CODE_VERSIONS, RELAXED, codeOfDeck, formatCode, parseCode,
+} from "./engine/codes.js";
 export { IllegalMoveError, InvalidCodeError, InvalidMoveError, InvalidPositionError, Refusal, RevealError } from "./engine/errors.js";
 export { COLUMN_COUNT, FOUNDATION, Move, UNDO, formatLog, parseLog, parseToken } from "./engine/move.js";
 export {

@@ -2,7 +2,9 @@
 // hidden-card game"): at issue the server committed to the deal with SHA-256("<code>:<secret>");
 // once the game is finished it publishes the code and the secret. The deal is fair to the
 // player when the hash of the two is the commitment the page was given before the first move,
-// and the code's deal holds every card the page was shown where it was shown.
+// and the code's deal holds every card the page was shown where it was shown. The code is YU2
+// (a whole deck) for games dealt since hidden-card games were dealt from any permutation, YU1
+// for those before: parseCode and dealLayout read both.
 
 import { dealLayout, parseCode, parseCard } from "./engine.js";
 

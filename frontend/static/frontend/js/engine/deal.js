@@ -1,6 +1,7 @@
-// The deal generator, bit for bit as docs/rules.md "From deal number to layout" specifies:
-// fmix32 seeding, xoshiro128**, 8 warm-up draws, rejection sampling, Fisher–Yates.
-// Math.imul keeps products in 32 bits; `>>> 0` reads a word as unsigned.
+// The deals, as docs/rules.md "Game codes" specifies. YU1 (a Number, the deal number), bit for
+// bit: fmix32 seeding, xoshiro128**, 8 warm-up draws, rejection sampling, Fisher–Yates;
+// Math.imul keeps products in 32 bits, `>>> 0` reads a word as unsigned. YU2 (a BigInt, the
+// permutation index): the Lehmer code of the deck. Both decks are dealt the same way.
 
 import { DECK_SIZE } from "./cards.js";
 
@@ -9,6 +10,9 @@ export const FACE_DOWN_AT_DEAL = Object.freeze([0, 1, 2, 3, 4, 5, 6]);
 export const DEAL_COUNT = 26 ** 7; // deal numbers 0 … 26^7 − 1 (33 bits)
 const WARM_UP_DRAWS = 8;
 const TWO_32 = 4294967296;
+
+// 52!: YU2 indexes run 0n … 52! − 1n, one for every order of the deck.
+export const WHOLE_DEAL_COUNT = Array.from({ length: DECK_SIZE }, (_, i) => BigInt(i + 1)).reduce((a, b) => a * b, 1n);
 
 /** MurmurHash3's finaliser: a bijection on 32-bit words. */
 export function fmix32(x) {
@@ -64,8 +68,9 @@ function checkNumber(number) {
   }
 }
 
-/** The 52 card indices in deal order. */
+/** The 52 card indices in deal order: YU1's shuffle of a Number, YU2's deck of a BigInt index. */
 export function shuffledDeck(number) {
+  if (typeof number === "bigint") return deckOfIndex(number);
   checkNumber(number);
   const rng = new Xoshiro128(number);
   const deck = Array.from({ length: DECK_SIZE }, (_, i) => i);
@@ -78,7 +83,37 @@ export function shuffledDeck(number) {
   return deck;
 }
 
-/** `{columns, faceDown}`: seven columns bottom to top; column k's bottom k−1 cards face down. */
+/** The deck whose lexicographic rank is `index` (a BigInt, 0n … 52! − 1n): its Lehmer code, read back. */
+export function deckOfIndex(index) {
+  if (typeof index !== "bigint" || index < 0n || index >= WHOLE_DEAL_COUNT) {
+    throw new RangeError(`deal index ${index} is out of range 0 … 52! − 1`);
+  }
+  const digits = new Array(DECK_SIZE);
+  for (let i = DECK_SIZE - 1; i >= 0; i--) {
+    const base = BigInt(DECK_SIZE - i);
+    digits[i] = Number(index % base);
+    index /= base;
+  }
+  const remaining = Array.from({ length: DECK_SIZE }, (_, i) => i);
+  return digits.map((digit) => remaining.splice(digit, 1)[0]);
+}
+
+/** The lexicographic rank (a BigInt) of a permutation of 0 … 51; the caller checks that it is one. */
+export function indexOfDeck(deck) {
+  const remaining = Array.from({ length: DECK_SIZE }, (_, i) => i);
+  let index = 0n;
+  deck.forEach((card, i) => {
+    const digit = remaining.indexOf(card);
+    remaining.splice(digit, 1);
+    index = index * BigInt(DECK_SIZE - i) + BigInt(digit);
+  });
+  return index;
+}
+
+/**
+ * The layout of a YU1 deal number or a YU2 index (BigInt): `{columns, faceDown}`, seven
+ * columns bottom to top; column k's bottom k−1 cards face down.
+ */
 export function dealLayout(number) {
   const deck = shuffledDeck(number);
   const columns = [];
