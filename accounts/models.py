@@ -62,3 +62,28 @@ class User(AbstractUser):
 
 # ACCOUNT_USERNAME_VALIDATORS: usernames follow the display-name rule (allauth also checks uniqueness).
 username_validators = [name_validator]
+
+
+class DeviceSighting(models.Model):
+    """An account seen on a browser (accounts.devices): the HMAC of the browser's device cookie,
+    never the cookie itself, and the first and last day it was seen there. Two accounts with a
+    sighting of one hash were used from one browser (docs/security.md, "Same person, two accounts")."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="device_sightings"
+    )
+    device_hash = models.CharField(max_length=64)
+    first_seen = models.DateTimeField()
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "device_hash"], name="one_sighting_per_player_and_device")
+        ]
+        indexes = [
+            models.Index(fields=["device_hash"], name="device_sighting_hash"),
+            models.Index(fields=["last_seen"], name="device_sighting_last_seen"),
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} on device {self.device_hash[:12]}…"

@@ -25,7 +25,7 @@ class IssuedGameAdmin(admin.ModelAdmin):
     search_fields = ("code", "user__username", "user__display_name")
     raw_id_fields = ("user",)
     readonly_fields = (
-        "code", "rules", "deal_number", "issued_at", "finished_at",
+        "code", "rules", "issued_at", "finished_at",
         "hidden", "secret", "commitment", "recorded_log", "recorded_times_ms", "revealed", "daily_date",
     )  # fmt: skip
 

@@ -28,7 +28,7 @@ from games.game_serializers import (
     held_game_data,
 )
 from games.hidden_games import GameNotStarted, NothingExposed
-from games.models import IssuedGame, RulesChoice
+from games.models import CODE_LENGTH, IssuedGame, RulesChoice
 from games.selectors import (
     issued_games_unplayed,
     submission_code_public,
@@ -58,6 +58,9 @@ from yukon_site.api_input import (
     query_data,
 )
 from yukon_site.api_schema import NOT_SIGNED_IN, REFUSAL, THROTTLED, paginated
+
+# A code field's longest input: the longest code (a YU2 code's 52 characters) and white space around it.
+CODE_INPUT_LENGTH = CODE_LENGTH
 
 ERROR_STATUS = {
     GameNotFound: status.HTTP_404_NOT_FOUND,
@@ -284,7 +287,7 @@ class SubmissionsApi(APIView):
         client_id = StrictUUIDField(help_text="Made by the page; the idempotency key.")
         game = StrictIntegerField(required=False, min_value=1, help_text="An issued game's id (ranked).")
         code = StrictCharField(
-            required=False, max_length=32, help_text="A typed-in or shared code (unranked)."
+            required=False, max_length=CODE_INPUT_LENGTH, help_text="A typed-in or shared code (unranked)."
         )
         log = StrictCharField(help_text="Engine notation, tokens separated by spaces; U is an undo.")
         move_times_ms = MillisecondsListField(

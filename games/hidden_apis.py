@@ -43,10 +43,16 @@ class GameDetailApi(APIView):
             200: GameDetailOutputSerializer,
             403: NOT_SIGNED_IN,
             404: OpenApiResponse(REFUSAL, description="No such game of this player (`game_not_found`)."),
+            409: OpenApiResponse(
+                REFUSAL, description="A race's game before the race starts (`game_not_started`)."
+            ),
         },
     )
     def get(self, request, game_id: int):
-        game = game_get_for_owner(user=request.user, game_id=game_id)
+        try:
+            game = game_get_for_owner(user=request.user, game_id=game_id)
+        except GameServiceError as error:
+            return refusal_response(error)
         if game is None:
             return _not_found(game_id)
         return Response(GameDetailOutputSerializer(game).data)

@@ -4,7 +4,7 @@ tells each face-down card when the player's log turns it up.
 Writes: `game_reveal`, and for contest games `game_progress_record` (a log replayed without a
 reveal, for the figures a race shows) and `game_result_from_record` (a seat settled from its
 recorded prefix). Reads: `game_get_for_owner`, `game_known_deal`. Checks of a finished
-game's result, called by the verification's judge: `hidden_game_problem`.
+game's result, called by the verification's judge: `unrevealed_card_problem`, `hidden_game_problem`.
 A game is issued by `games.services.game_issue(hidden=True)`.
 """
 
@@ -116,7 +116,7 @@ def _game_open_locked(*, user, game_id: int, now: datetime | None) -> tuple[Issu
         raise GameNotFound(f"you hold no hidden-card game {game_id}") from None
     now = now or timezone.now()
     if now < game.issued_at:
-        raise GameNotStarted(f"game {game_id} starts at {game.issued_at.isoformat()}: wait for the start")
+        raise _not_started(game)
     if game.state != IssuedGame.State.ISSUED:
         raise GameAlreadyUsed(f"game {game_id} is {game.state}: it reveals no more cards")
     if game.issued_at < game_expiry_cutoff(now=now):
@@ -271,9 +271,18 @@ def game_result_from_record(*, game_id: int, now: datetime | None = None) -> Sub
 # --- Reads --------------------------------------------------------------------------------------
 
 
-def game_get_for_owner(*, user, game_id: int) -> IssuedGame | None:
-    """The player's issued game (hidden-card or not) with its reveals, or None."""
-    return IssuedGame.objects.filter(pk=game_id, user=user).prefetch_related("reveals").first()
+def game_get_for_owner(*, user, game_id: int, now: datetime | None = None) -> IssuedGame | None:
+    """The player's issued game (hidden-card or not) with its reveals, or None. Raises
+    GameNotStarted for a game whose start is still ahead (a race's seat during the countdown):
+    its deal is not told before the start, to anyone."""
+    game = IssuedGame.objects.filter(pk=game_id, user=user).prefetch_related("reveals").first()
+    if game is not None and (now or timezone.now()) < game.issued_at:
+        raise _not_started(game)
+    return game
+
+
+def _not_started(game: IssuedGame) -> GameNotStarted:
+    return GameNotStarted(f"game {game.pk} starts at {game.issued_at.isoformat()}: wait for the start")
 
 
 def game_reveals(game: IssuedGame) -> list[Reveal]:
@@ -295,30 +304,44 @@ def game_known_deal(game: IssuedGame) -> dict:
 
 def hidden_game_problem(*, submission: Submission) -> tuple[str, str, dict] | None:
     """(code, reason, figures) when a hidden-card game's legal result is not a game its player could have
-    played as shown: `prefix_conflict`, `unrevealed_card` (`hidden_log_problem`), then
-    `timing_reveals` (`reveals_timing_problem`)."""
+    played as shown: `prefix_conflict` (`hidden_log_problem`), then `timing_reveals`
+    (`reveals_timing_problem`). A log that plays on past a card never revealed is refused before
+    the deal is replayed at all (`unrevealed_card_problem`)."""
     return hidden_log_problem(
         game=submission.game, tokens=submission.log.split(), times=submission.move_times_ms
     ) or reveals_timing_problem(submission=submission)
 
 
+def unrevealed_card_problem(*, game: IssuedGame, tokens: list[str]) -> tuple[str, str, dict, dict] | None:
+    """(`unrevealed_card`, reason, figures, the position's figures) when the log plays on after a
+    card it turned up and the server never revealed to this game, else None.
+
+    The log is replayed from what the player was shown (the face-up cards and the reveals), never
+    from the deal, and stops at that move: the answer is the same whatever the log holds past it,
+    so a refusal cannot tell whether a move there named the hidden card rightly."""
+    position = hidden_game_position(game, list(game.reveals.all()))
+    error = _play(position, tokens)
+    waiting = position.awaiting_reveal  # the place whose card never came (the position stopped there)
+    if error is None or waiting is None:
+        return None  # legal as shown, or refused for a reason the whole deal's replay gives alike
+    figures = {"move": error["index"] + 1, "token": error["token"], "column": waiting.column + 1}
+    reason = f"{error['message']}; the server never revealed it to this game"
+    position_figures = {
+        "moves": position.moves_made,
+        "foundation_cards": position.foundation_cards,
+        "score": position.ranked_score(),
+        "points": position.points,
+    }
+    return "unrevealed_card", reason, figures, position_figures
+
+
 def hidden_log_problem(
     *, game: IssuedGame, tokens: list[str], times: list[int]
 ) -> tuple[str, str, dict] | None:
-    """(code, reason, figures) when a hidden-card game's legal log is not the game its player was
-    shown: it does not extend the recorded prefix (`prefix_conflict`), or it plays on after a card
-    it turned up and the server never revealed (`unrevealed_card`)."""
+    """(`prefix_conflict`, reason, figures) when a hidden-card game's legal log does not extend
+    the prefix the server recorded: it is not the game its player was shown."""
     if mismatch := prefix_mismatch(game, tokens=tokens, times=times, must_extend=True):
         return ("prefix_conflict", *mismatch)
-    position = hidden_game_position(game, list(game.reveals.all()))
-    if error := _play(position, tokens):
-        waiting = position.awaiting_reveal  # the place whose card never came (the position stopped there)
-        figures = {
-            "move": error["index"] + 1,
-            "token": error["token"],
-            "column": None if waiting is None else waiting.column + 1,
-        }
-        return "unrevealed_card", f"{error['message']}; the server never revealed it to this game", figures
     return None
 
 

@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from games.engine import Game, GameCode, InvalidCodeError, verify
 from games.models import HintUse, IssuedGame, SolvedDeal
-from games.selectors import game_expiry_cutoff
+from games.selectors import deal_under_wraps
 from games.services import GameServiceError, SubmissionInvalid
 from games.solver import Position, solve
 
@@ -113,12 +113,11 @@ def hint_ask(*, user, code: str, log: str, now: datetime | None = None) -> Hint:
     """A hint for the game `log` has reached on `code`: the move (or why none) when it is known or
     found at once, else a ticket for `hint_read`.
 
-    Refuses a code of the player's ranked games not finished yet, and of anyone's ranked game in
-    play (HintOnRankedGame: a code can be passed on). A game already won gets no hint and records
-    nothing.
+    Refuses the code of the player's own unfinished ranked game issued with its code
+    (HintOnRankedGame). A game already won gets no hint and records nothing.
     """
     game_code, tokens = _checked(code=code, log=log)
-    _refuse_ranked(user=user, code=str(game_code), now=now)
+    _refuse_ranked(user=user, code=str(game_code))
     verdict = verify(game_code, tokens)
     if verdict.error is not None:
         error = verdict.error
@@ -129,7 +128,9 @@ def hint_ask(*, user, code: str, log: str, now: datetime | None = None) -> Hint:
         return Hint(code=GAME_WON)
     position = Position.from_log(game_code, log)
     key = position_key(position)
-    known = cache.get(POSITION_KEY.format(key=key)) or _on_stored_line(position)
+    known = cache.get(POSITION_KEY.format(key=key))
+    if known is None and not deal_under_wraps(code=str(game_code), now=now):
+        known = _on_stored_line(position)  # a deal under wraps is searched as any other would be
     if known is None:
         if cache.add(SEARCHING_KEY.format(key=key), 1, searching_seconds()):
             if not _search_send(code=str(game_code), log=log, key=key):
@@ -211,21 +212,21 @@ def _checked(*, code: str, log: str) -> tuple[GameCode, list[str]]:
     return game_code, tokens
 
 
-def _refuse_ranked(*, user, code: str, now: datetime | None) -> None:
+def _refuse_ranked(*, user, code: str) -> None:
+    """A hint on the code of the player's own ranked game issued with its code, not finished.
+
+    Nothing else is refused: a hidden-card game's code is named by no answer while it is in
+    play, so a hint asked for a code answers alike whether or not anyone plays that deal (a
+    refusal would confirm a guess; docs/security.md, "No answer confirms a guess"). A hint on
+    a guessed code is still recorded: the player's result on that code is assisted."""
     in_play = (
-        IssuedGame.objects.filter(user=user, code=code)
+        IssuedGame.objects.filter(user=user, code=code, hidden=False)
         .exclude(state=IssuedGame.State.FINISHED)
         .values_list("pk", flat=True)
         .first()
     )
     if in_play is not None:
         raise HintOnRankedGame(f"no hints on a ranked game: game {in_play} is not finished")
-    # Anyone's ranked game in play: a hint on its code would help its player (given the code).
-    others_in_play = IssuedGame.objects.filter(
-        code=code, state=IssuedGame.State.ISSUED, issued_at__gte=game_expiry_cutoff(now=now)
-    )
-    if others_in_play.exists():
-        raise HintOnRankedGame("no hints on this deal: it is a ranked game in play")
 
 
 def _on_stored_line(position: Position) -> str | None:

@@ -10,6 +10,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+# Room for every code a column holds: a YU1 code has 13 characters, a YU2 code 52 (CODE_MAX_LENGTH).
+CODE_LENGTH = 64
+
 
 class RulesChoice(models.TextChoices):
     CLASSIC = "classic", "Classic"
@@ -25,9 +28,10 @@ class IssuedGame(models.Model):
         EXPIRED = "expired", "Expired"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="issued_games")
-    code = models.CharField(max_length=13)
+    # A hidden-card game's deal is a whole shuffle (YU2, games.dealing); a game issued with its
+    # code, an open deal number (YU1). Hidden games issued before whole shuffles hold YU1 codes.
+    code = models.CharField(max_length=CODE_LENGTH, db_index=True)  # deal_under_wraps reads by it
     rules = models.CharField(max_length=7, choices=RulesChoice.choices)
-    deal_number = models.BigIntegerField()
     issued_at = models.DateTimeField(db_index=True)
     state = models.CharField(max_length=8, choices=State.choices, default=State.ISSUED)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -100,7 +104,7 @@ class Submission(models.Model):
     game = models.OneToOneField(
         IssuedGame, null=True, blank=True, on_delete=models.SET_NULL, related_name="submission"
     )
-    code = models.CharField(max_length=13, db_index=True)
+    code = models.CharField(max_length=CODE_LENGTH, db_index=True)
     rules = models.CharField(max_length=7, choices=RulesChoice.choices)
     ranked = models.BooleanField()  # a server-issued game: may enter global boards
     assisted = models.BooleanField(default=False)  # a hint was used: enters no board
@@ -157,8 +161,7 @@ class SolvedDeal(models.Model):
         UNKNOWN = "unknown", "Unknown"
 
     rules = models.CharField(max_length=7, choices=RulesChoice.choices)
-    deal_number = models.BigIntegerField()
-    code = models.CharField(max_length=13, unique=True)
+    code = models.CharField(max_length=CODE_LENGTH, unique=True)
     result = models.CharField(max_length=10, choices=Result.choices)
     par = models.PositiveIntegerField(null=True, blank=True)  # moves of the shortest win found
     solution = models.TextField(blank=True)  # that win's log
@@ -172,9 +175,6 @@ class SolvedDeal(models.Model):
     solved_at = models.DateTimeField()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["rules", "deal_number"], name="solved_deal_unique_number"),
-        ]
         indexes = [models.Index(fields=["rules", "pooled", "result"], name="solved_deal_pool")]
 
     def __str__(self) -> str:
@@ -185,7 +185,7 @@ class HintUse(models.Model):
     """A hint given to a player on a deal: their results on that code received later are assisted."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hint_uses")
-    code = models.CharField(max_length=13)
+    code = models.CharField(max_length=CODE_LENGTH)
     created_at = models.DateTimeField()
 
     class Meta:

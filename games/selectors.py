@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games.engine import GameCode
 from games.models import HintUse, IssuedGame, SolvedDeal, Submission
 
 
@@ -46,6 +47,28 @@ def game_code_public(game: IssuedGame | None, *, now: datetime | None = None) ->
     if game.state != IssuedGame.State.FINISHED or game.code_sealed:
         return False
     return game.daily_date is None or (now or timezone.now()) >= day_end(game.daily_date)
+
+
+def code_is_whole(code: str) -> bool:
+    """Does `code` name its deal as a whole shuffle (YU2), not a YU1 deal number?"""
+    return GameCode.parse(code).is_whole
+
+
+def submission_deal_seeded(submission: Submission) -> bool:
+    """Was this result's hidden-card game dealt from a YU1 deal number, before whole shuffles? Its
+    deal could be recovered from its face-up cards, so it ranks on the open-deal boards only."""
+    return submission.game_id is not None and submission.game.hidden and not code_is_whole(submission.code)
+
+
+def deal_under_wraps(*, code: str, now: datetime | None = None) -> bool:
+    """Is `code` the deal of a hidden-card game whose code no answer may name yet (in play, a
+    race's until it is over, a daily deal's until its day is over)? Answers about a deal
+    (its figures, par, hints) then treat it as a deal nobody has played, so that none confirms
+    a guessed code (docs/security.md, "No answer confirms a guess")."""
+    games = IssuedGame.objects.filter(code=code, hidden=True).only(
+        "state", "hidden", "code_sealed", "daily_date"
+    )
+    return any(not game_code_public(game, now=now) for game in games)
 
 
 def submission_code_public(submission: Submission, *, now: datetime | None = None) -> bool:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import secrets
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -22,15 +21,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import hooks
-from games.engine import (
-    DEAL_COUNT,
-    GameCode,
-    InvalidCodeError,
-    InvalidMoveError,
-    Rules,
-    format_code,
-    parse_log,
-)
+from games.dealing import hidden_deal_draw, open_deal_draw
+from games.engine import GameCode, InvalidCodeError, InvalidMoveError, Rules, parse_log
 from games.hidden_record import deal_commitment, deal_secret, prefix_conflict
 from games.models import IssuedGame, RulesChoice, Submission
 from games.selectors import game_expiry_cutoff
@@ -90,37 +82,29 @@ class SubmissionInvalid(GameServiceError):
 # --- Issuing ranked games -----------------------------------------------------------------------
 
 
-def random_deal_numbers() -> Iterator[int]:
-    """Deal numbers drawn uniformly by the operating system's CSPRNG: no player can predict one."""
-    while True:
-        yield secrets.randbelow(DEAL_COUNT)
-
-
 def game_issue(
     *,
     user,
     rules: str = RulesChoice.CLASSIC,
     count: int = 1,
     hidden: bool = False,
-    deal_numbers: Iterable[int] | None = None,
     now: datetime | None = None,
-    daily_date: date | None = None,
+    daily: tuple[date, GameCode] | None = None,
 ) -> list[IssuedGame]:
     """Issue up to `count` ranked deals to `user`, never past GAMES_MAX_UNPLAYED unplayed ones.
 
-    `hidden`: hidden-card games (a secret and a commitment each; their answers never name the
-    code), counted apart from the games issued with their code while the page still plays those.
-    `deal_numbers` replaces the random source (tests issue a deal whose winning log they know).
-    `daily_date`: the one hidden-card game of that day's daily deal (`deal_numbers` gives it;
-    leaderboard.services.daily_game_issue), outside the count; a second one for the same player,
-    rules and day breaks a unique constraint (IntegrityError).
+    `hidden`: hidden-card games, each a new whole shuffle (`games.dealing.hidden_deal_draw`) with
+    a secret and a commitment (their answers never name the code), counted apart from the games
+    issued with their code (an open deal number) while the page still plays those.
+    `daily`: (the UTC day, its deal) for the one hidden-card game of that day's daily deal
+    (leaderboard.services.daily_game_issue), outside the count; a second one for the same
+    player, rules and day breaks a unique constraint (IntegrityError).
     Raises TooManyUnplayedGames when the player already holds the maximum.
     """
     from accounts.models import User
 
-    if daily_date is not None and not (hidden and deal_numbers is not None):
-        raise ValueError("a daily-deal game is a hidden-card game of the day's deal number")
-    numbers = iter(deal_numbers) if deal_numbers is not None else random_deal_numbers()
+    if daily is not None and not (hidden and daily[1].is_whole):
+        raise ValueError("a daily-deal game is a hidden-card game of the day's whole-shuffle deal")
     now = now or timezone.now()
     limit = settings.GAMES_MAX_UNPLAYED
     with transaction.atomic():
@@ -132,39 +116,41 @@ def game_issue(
         held = IssuedGame.objects.filter(
             user=user, state=IssuedGame.State.ISSUED, hidden=hidden, daily_date__isnull=True, contest=""
         ).count()
-        room = 1 if daily_date is not None else limit - held
+        room = 1 if daily is not None else limit - held
         if room <= 0:
             kind = "hidden-card ranked games" if hidden else "ranked games"
             raise TooManyUnplayedGames(f"you hold {held} unplayed {kind}; finish one first (at most {limit})")
         games = []
         for _ in range(min(count, room)):
-            secret = deal_secret() if hidden else ""
+            if daily is not None:
+                code = daily[1]
+            elif hidden:
+                code = hidden_deal_draw(rules=Rules(rules))
+            else:
+                code = open_deal_draw(rules=Rules(rules))
             games.append(
                 _game_of_deal(
                     user=user,
-                    rules=rules,
-                    number=next(numbers),
-                    secret=secret,
+                    code=code,
+                    secret=deal_secret() if hidden else "",
                     issued_at=now,
-                    daily_date=daily_date,
+                    daily_date=None if daily is None else daily[0],
                 )
             )
         return IssuedGame.objects.bulk_create(games)  # PostgreSQL and SQLite set the ids
 
 
-def _game_of_deal(*, user, rules: str, number: int, secret: str, issued_at: datetime, **fields) -> IssuedGame:
-    """An unsaved issued game of deal `number`: a hidden-card game (its commitment made) when it
-    has a `secret`, else a game issued with its code."""
-    code = format_code(Rules(rules), number)
+def _game_of_deal(*, user, code: GameCode, secret: str, issued_at: datetime, **fields) -> IssuedGame:
+    """An unsaved issued game of the deal `code`: a hidden-card game (its commitment made) when
+    it has a `secret`, else a game issued with its code."""
     return IssuedGame(
         user=user,
-        code=code,
-        rules=rules,
-        deal_number=number,
+        code=str(code),
+        rules=code.rules.value,
         issued_at=issued_at,
         hidden=bool(secret),
         secret=secret,
-        commitment=deal_commitment(code=code, secret=secret) if secret else "",
+        commitment=deal_commitment(code=str(code), secret=secret) if secret else "",
         **fields,
     )
 
@@ -172,21 +158,20 @@ def _game_of_deal(*, user, rules: str, number: int, secret: str, issued_at: date
 def contest_games_issue(
     *, users, rules: str, contest: str, issued_at: datetime, like: IssuedGame | None = None
 ) -> list[IssuedGame]:
-    """One hidden-card game of one new random deal for each of `users` (a race's seats): the same
-    code, secret and commitment, issued at `issued_at` (the race's start, so every page's clock
-    and the server's start together). `like`: the deal, secret and commitment of that game
-    instead of a new deal (a challenge's second player, who starts later). Outside
+    """One hidden-card game of one new whole-shuffle deal for each of `users` (a race's seats):
+    the same code, secret and commitment, issued at `issued_at` (the race's start, so every
+    page's clock and the server's start together). `like`: the deal, secret and commitment of
+    that game instead of a new deal (a challenge's second player, who starts later). Outside
     GAMES_MAX_UNPLAYED; their code stays sealed until the contest publishes it
     (`contest_games_unseal`)."""
     if like is not None:
-        number, secret = like.deal_number, like.secret
+        code, secret = GameCode.parse(like.code), like.secret
     else:
-        number, secret = next(random_deal_numbers()), deal_secret()
+        code, secret = hidden_deal_draw(rules=Rules(rules)), deal_secret()
     games = [
         _game_of_deal(
             user=user,
-            rules=rules,
-            number=number,
+            code=code,
             secret=secret,
             issued_at=issued_at,
             contest=contest,

@@ -23,9 +23,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.dealing import open_deals_draw
 from games.engine import GameCode, Rules
 from games.models import SolvedDeal
-from games.services import random_deal_numbers
 from games.solver import Solution, solve
 
 logger = logging.getLogger(__name__)
@@ -83,7 +83,6 @@ def solved_deal_store(
         if row is None:
             row = SolvedDeal(
                 rules=code.rules.value,
-                deal_number=code.number,
                 code=str(code),
                 result=Result.UNKNOWN,
                 pooled=pooled,
@@ -159,7 +158,8 @@ def deal_pool_refill(
     """
     time_limit = time_limit if time_limit is not None else settings.SOLVER_POOL_TIME_LIMIT
     deadline = time.monotonic() + (run_seconds if run_seconds is not None else float("inf"))
-    numbers = iter(numbers) if numbers is not None else random_deal_numbers()
+    drawn = (code.number for code in open_deals_draw(rules=Rules(rules)))
+    numbers = iter(numbers) if numbers is not None else drawn
     size = deal_pool_size(rules=rules)
     solved = won = 0
     for _ in range(count):

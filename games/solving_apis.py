@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from games.apis import NOT_SIGNED_IN, THROTTLED, StrictCharField, refusal
+from games.apis import CODE_INPUT_LENGTH, NOT_SIGNED_IN, THROTTLED, StrictCharField, refusal
 from games.hints import Hint, HintOnRankedGame, HintTicketUnknown, hint_ask, hint_read
 from games.models import RulesChoice
 from games.services import SubmissionInvalid
@@ -90,7 +90,7 @@ class HintApi(APIView):
     throttle_classes = [HintThrottle]
 
     class HintInputSerializer(serializers.Serializer):
-        code = StrictCharField(max_length=32, help_text="The game's code.")
+        code = StrictCharField(max_length=CODE_INPUT_LENGTH, help_text="The game's code.")
         log = StrictCharField(
             allow_blank=True,
             max_length=settings.SUBMISSION_MAX_LOG_BYTES,

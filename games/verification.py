@@ -29,7 +29,7 @@ from games.engine import ENGINE_VERSION, InvalidCodeError, verify
 from games.engine.errors import REFUSAL_CODES
 from games.engine.move import MOVES_BY_TEXT, UNDO
 from games.engine.verify import replay
-from games.hidden_games import hidden_game_problem
+from games.hidden_games import hidden_game_problem, unrevealed_card_problem
 from games.models import HintUse, Submission
 from games.solving import deals_par_request
 
@@ -179,6 +179,9 @@ def submission_judge(
         if game_used:
             return _rejected("game_used", "this game already has a result")
     tokens = submission.log.split()
+    if game is not None and game.hidden and (unrevealed := unrevealed_card_problem(game=game, tokens=tokens)):
+        code, reason, params, figures = unrevealed  # docs/security.md, "No refusal confirms a guess"
+        return _rejected(code, reason, params, **figures)
     try:
         verdict = verify(submission.code, tokens)
     except InvalidCodeError as error:

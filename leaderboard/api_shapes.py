@@ -52,8 +52,9 @@ CODE_PARAMETER = OpenApiParameter(
     "code",
     str,
     OpenApiParameter.PATH,
-    pattern=r"^[Yy][Uu]1-[CcRr]-[A-Za-z]{7}$",
-    description="A game code, like YU1-C-AAAAAAB (any case).",
+    # YU1: 7 letters; YU2: 46 characters of Crockford's base 32 (no I L O U), the first 0 or 1 (< 52!).
+    pattern=r"^[Yy][Uu](1-[CcRr]-[A-Za-z]{7}|2-[CcRr]-[01][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{45})$",
+    description="A game code, like YU1-C-AAAAAAB or a whole deal's YU2-C-… (52 characters; any case).",
 )
 
 

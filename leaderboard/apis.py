@@ -29,8 +29,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.game_serializers import HeldHiddenGameOutputSerializer
-from games.selectors import deal_par, submission_code_public
+from games.game_serializers import HeldHiddenGameOutputSerializer, VisibleDealSerializer
+from games.hidden_games import game_known_deal
+from games.selectors import submission_code_public, submission_deal_seeded
 from leaderboard.api_shapes import (
     AROUND_ME_SIGNED_OUT,
     AROUND_PATTERN,
@@ -68,7 +69,13 @@ from leaderboard.selectors import (
     player_best_results,
 )
 from leaderboard.services import DailyGamePlayed, daily_deal_pick, daily_game_issue
-from leaderboard.summaries import ReplayHidden, deal_summary, player_summary, replay_get
+from leaderboard.summaries import (
+    ReplayHidden,
+    deal_summary,
+    deal_summary_unplayed,
+    player_summary,
+    replay_get,
+)
 from yukon_site.api_schema import REFUSAL
 
 AROUND_SPAN = 10
@@ -331,7 +338,9 @@ class DealDetailApi(APIView):
         par = serializers.IntegerField(
             allow_null=True, help_text="Moves of the shortest win the solver found; null until one is found."
         )
-        daily = serializers.ListField(child=serializers.DateField(), help_text="Days it was the daily deal.")
+        daily = serializers.ListField(
+            child=serializers.DateField(), help_text="Days it was the daily deal, once each day is over."
+        )
         leaderboard_url = serializers.URLField()
 
     @extend_schema(
@@ -342,7 +351,9 @@ class DealDetailApi(APIView):
     )
     def get(self, request, code: str):
         game_code = _code_or_400(code)
-        summary = deal_summary(code=str(game_code), rules=game_code.rules.value)
+        code, rules = str(game_code), game_code.rules.value
+        summary = deal_summary(code=code, rules=rules, now=_now())
+        summary = summary or deal_summary_unplayed(code=code, rules=rules)
         data = {
             "code": summary.code,
             "rules": summary.rules,
@@ -350,7 +361,7 @@ class DealDetailApi(APIView):
             "wins": summary.wins,
             "players": summary.players,
             "best_score": summary.best_score,
-            "par": deal_par(code=summary.code),
+            "par": summary.par,
             "daily": [day.isoformat() for day in summary.daily_dates],
             "leaderboard_url": request.build_absolute_uri(f"/api/deals/{summary.code}/leaderboard/"),
         }
@@ -452,6 +463,7 @@ def result_data(request, submission) -> dict:
         "duration_ms": submission.duration_ms,
         "received_at": _iso(submission.received_at),
         "voided": submission.voided,
+        "seeded_deal": submission_deal_seeded(submission),
         "replay_url": request.build_absolute_uri(f"/api/replays/{submission.pk}/") if countable else None,
     }
 
@@ -508,7 +520,13 @@ class ReplayDetailApi(APIView):
     @extend_schema_serializer(component_name="Replay")
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
-        code = serializers.CharField()
+        code = serializers.CharField(
+            allow_null=True, help_text="The deal's code; null for a daily-deal win until its day is over."
+        )
+        deal = VisibleDealSerializer(
+            allow_null=True,
+            help_text="While `code` is null (its player watching it): the deal as its player was shown it.",
+        )
         rules = serializers.CharField()
         player = BoardPlayerSerializer()
         log = serializers.ListField(child=serializers.CharField(), help_text="Tokens, as played (U = undo).")
@@ -552,9 +570,13 @@ class ReplayDetailApi(APIView):
             refusal = {"detail": "No such win to watch.", "code": "replay_not_found"}
             return Response(refusal, status=status.HTTP_404_NOT_FOUND)
         user = submission.user
+        code_public = submission_code_public(submission, now=_now())
         data = {
             "id": submission.pk,
-            "code": submission.code,
+            # The owner of a daily-deal win watches it during the day: the cards they were shown,
+            # never the code, which would deal the whole deal to anyone still playing it.
+            "code": submission.code if code_public else None,
+            "deal": None if code_public else game_known_deal(submission.game),
             "rules": submission.rules,
             "player": {"name": getattr(user, "display_name", "") or user.username},
             "log": submission.log.split(),

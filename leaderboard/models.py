@@ -9,14 +9,19 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.models import CODE_LENGTH
+
+# A board's key: `deal:<code>` is the longest (5 + a YU2 code's 52 characters).
+BOARD_LENGTH = 64
+
 
 class BoardEntry(models.Model):
     """A player's best result on one board: always one real game (the submission)."""
 
-    board = models.CharField(max_length=32)  # see leaderboard/boards.py
+    board = models.CharField(max_length=BOARD_LENGTH)  # see leaderboard/boards.py
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
     submission = models.ForeignKey("games.Submission", on_delete=models.CASCADE, related_name="board_entries")
-    code = models.CharField(max_length=13)  # the submission's deal, kept here for pages (never changes)
+    code = models.CharField(max_length=CODE_LENGTH)  # the submission's deal, kept for pages (never changes)
     score = models.PositiveIntegerField()
     moves = models.PositiveIntegerField()
     duration_ms = models.PositiveBigIntegerField()
@@ -43,7 +48,7 @@ class DailyDeal(models.Model):
 
     date = models.DateField()
     rules = models.CharField(max_length=7)
-    code = models.CharField(max_length=13, db_index=True)
+    code = models.CharField(max_length=CODE_LENGTH, db_index=True)
     picked_at = models.DateTimeField(auto_now_add=True)
     attempt = models.PositiveSmallIntegerField(default=0)  # candidates refused by the filter before it
 
@@ -59,7 +64,7 @@ class LogFingerprint(models.Model):
     """The digest of a winning log, to find identical logs on the same deal at once."""
 
     submission = models.OneToOneField("games.Submission", on_delete=models.CASCADE, related_name="+")
-    code = models.CharField(max_length=13)
+    code = models.CharField(max_length=CODE_LENGTH)
     digest = models.CharField(max_length=64)  # sha256 of the log's tokens joined by one space
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 
@@ -99,7 +104,7 @@ class ReplayFlag(models.Model):
 class BoardRepair(models.Model):
     """A board whose Redis index missed a write (Redis was unreachable): rebuilt by a sweeper."""
 
-    board = models.CharField(max_length=32, unique=True)
+    board = models.CharField(max_length=BOARD_LENGTH, unique=True)
     noted_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -112,7 +117,7 @@ class SeasonSnapshot(models.Model):
     Taken once (leaderboard/seasons.py) and never rewritten: a result that enters the season's
     board afterwards (verified late) is not in it. Places are computed on read."""
 
-    board = models.CharField(max_length=32, unique=True)  # a season board's key
+    board = models.CharField(max_length=BOARD_LENGTH, unique=True)  # a season board's key
     taken_at = models.DateTimeField()
     entries = models.PositiveIntegerField()  # the board's entries when it was taken
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import hmac
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -21,8 +20,10 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games.engine import DEAL_COUNT, GameCode, Rules, format_code
+from games.dealing import hidden_deal_draw
+from games.engine import GameCode, Rules
 from games.models import IssuedGame, Submission
+from games.selectors import code_is_whole
 from games.services import game_issue
 from leaderboard.boards import boards_for_result, open_board_of, sort_key, truncate_to_second
 from leaderboard.index import EntryDetails, IndexChange
@@ -62,19 +63,22 @@ def player_may_rank(user) -> bool:
 
 
 def result_hidden(submission: Submission) -> bool:
-    """True for the result of a hidden-card game (docs/security.md): the only games whose player
-    could not know the deal before playing it, so the only ones the global boards rank."""
-    return submission.game_id is not None and submission.game.hidden
+    """True for the result of a hidden-card game dealt from a whole shuffle (docs/security.md): the
+    only games whose player could not know the deal before playing it, so the only ones the
+    global and daily boards rank. A hidden-card game dealt from a YU1 deal number (before whole
+    shuffles) could be solved from its face-up cards: it ranks as an open deal."""
+    return submission.game_id is not None and submission.game.hidden and code_is_whole(submission.code)
 
 
 def result_boards(*, submission: Submission) -> list[str]:
     """The boards a counted result enters (leaderboard/boards.py)."""
+    hidden = result_hidden(submission)
     return boards_for_result(
         rules=submission.rules,
         code=submission.code,
-        hidden=result_hidden(submission),
+        hidden=hidden,
         received_at=submission.received_at,
-        daily_date=submission.game.daily_date if submission.game_id is not None else None,
+        daily_date=submission.game.daily_date if hidden else None,
     )
 
 
@@ -300,21 +304,6 @@ def player_boards_regroup(*, user_id: int) -> tuple[int, int]:
 DAILY_DEAL_MAX_ATTEMPTS = 1000
 
 
-def _daily_deal_secret() -> bytes:
-    secret = settings.DAILY_DEAL_SECRET
-    if secret:
-        return secret.encode()
-    # Derived, so that it differs from SECRET_KEY and reveals nothing about it.
-    return hmac.new(settings.SECRET_KEY.encode(), b"yukon daily deal", hashlib.sha256).digest()
-
-
-def daily_deal_candidate(*, date: dt.date, rules: str, attempt: int = 0) -> int:
-    """The `attempt`-th candidate deal number for a day: HMAC of the date with the secret."""
-    message = f"{date.isoformat()}:{rules}:{attempt}".encode()
-    digest = hmac.new(_daily_deal_secret(), message, hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") % DEAL_COUNT
-
-
 def daily_deal_filter() -> Callable[[str], bool] | None:
     """The hook that may refuse a candidate (e.g. an unwinnable deal): LEADERBOARD_DAILY_DEAL_FILTER."""
     path = settings.LEADERBOARD_DAILY_DEAL_FILTER
@@ -322,14 +311,16 @@ def daily_deal_filter() -> Callable[[str], bool] | None:
 
 
 def daily_deal_pick(*, date: dt.date, rules: str) -> DailyDeal:
-    """The daily deal of `date` under `rules`: the stored one, or picked now and stored."""
+    """The daily deal of `date` under `rules`: the stored one, or drawn now (a whole shuffle the
+    filter accepts, e.g. one the solver wins) and stored."""
     deal = DailyDeal.objects.filter(date=date, rules=rules).first()
     if deal is not None:
         return deal
     accept = daily_deal_filter()
     letter_rules = Rules(rules)
-    for attempt in range(DAILY_DEAL_MAX_ATTEMPTS):
-        code = format_code(letter_rules, daily_deal_candidate(date=date, rules=rules, attempt=attempt))
+    for attempt in range(DAILY_DEAL_MAX_ATTEMPTS):  # noqa: B007 (kept below: the candidates refused)
+        # A whole shuffle from `secrets`, like every hidden-card deal: never derived from the date.
+        code = str(hidden_deal_draw(rules=letter_rules))
         if accept is None or accept(code):
             break
     else:
@@ -375,9 +366,8 @@ def daily_game_issue(*, user, rules: str, now: dt.datetime | None = None) -> tup
                 user=user,
                 rules=rules,
                 hidden=True,
-                deal_numbers=[GameCode.parse(deal.code).number],
                 now=now,
-                daily_date=today,
+                daily=(today, GameCode.parse(deal.code)),
             )
     except IntegrityError:  # issued meanwhile by another request of the player
         return held(), False

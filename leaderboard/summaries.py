@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, Min, Q
 
 from games.models import Submission
+from games.selectors import deal_par, deal_under_wraps
 from leaderboard.boards import RULES, current_boards, deal_board
 from leaderboard.models import BoardEntry, DailyDeal
 from leaderboard.seasons import player_best_season, player_seasons_snapshot
@@ -99,18 +100,33 @@ class DealSummary:
     wins: int
     players: int  # entries on its board
     best_score: int | None
-    daily_dates: list[dt.date]
+    daily_dates: list[dt.date]  # days over on which it was the daily deal
+    par: int | None  # moves of the shortest win the solver found
 
 
-def deal_summary(*, code: str, rules: str) -> DealSummary:
+def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary | None:
+    """The figures of a deal, its par too; None for a deal under wraps (`deal_under_wraps`: the
+    API answers it as a deal nobody has played, so no answer confirms a guessed code). The days
+    it was the daily deal are those already over."""
+    if deal_under_wraps(code=code, now=now):
+        return None
     figures = _counted(Submission.objects.filter(code=code)).aggregate(
         plays=Count("id"), wins=Count("id", filter=Q(won=True))
     )
     board = BoardEntry.objects.filter(board=deal_board(code)).aggregate(
         players=Count("id"), best=Max("score")
     )
-    dates = list(DailyDeal.objects.filter(code=code).order_by("date").values_list("date", flat=True))
-    return DealSummary(code, rules, figures["plays"], figures["wins"], board["players"], board["best"], dates)
+    today = now.astimezone(dt.UTC).date()
+    dates = list(
+        DailyDeal.objects.filter(code=code, date__lt=today).order_by("date").values_list("date", flat=True)
+    )
+    plays, wins, players, best = figures["plays"], figures["wins"], board["players"], board["best"]
+    return DealSummary(code, rules, plays, wins, players, best, dates, deal_par(code=code))
+
+
+def deal_summary_unplayed(*, code: str, rules: str) -> DealSummary:
+    """What a deal nobody has played answers."""
+    return DealSummary(code, rules, 0, 0, 0, None, [], None)
 
 
 class ReplayHidden(Exception):

@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.devices import device_key, session_key_hash
 from games.apis import NOT_SIGNED_IN, REFUSAL
 from games.models import RulesChoice
 from races import matching, selectors, services
@@ -242,7 +243,8 @@ class QuickMatchApi(APIView):
     def post(self, request):
         serializer = self.QuickMatchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        match = matching.quick_match(user=request.user, **serializer.validated_data)
+        asker = matching.Asker(device_hash=device_key(request), session_hash=session_key_hash(request))
+        match = matching.quick_match(user=request.user, asker=asker, **serializer.validated_data)
         race = selectors.race_get(match.race.public_id) if match.race is not None else None
         return Response(
             {

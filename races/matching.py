@@ -1,6 +1,7 @@
 """Quick match (docs/races.md): a queue per rule set that pairs two players of close rating into a
 race; a player who waits may instead start an asynchronous match, a challenge that the queue
-gives to the next player of close rating. Only people: a match is made of two asks.
+gives to the next player of close rating. Only people: a match is made of two asks, and never
+of two accounts asking from one browser or one session (`Asker`: their hashes, never the values).
 
 The page asks again every few seconds while it waits (`quick_match`, the same call): each ask
 keeps its ticket alive and tries again with a wider rating window.
@@ -29,6 +30,21 @@ LEFT_KEPT_SECONDS = 120
 
 
 @dataclass(frozen=True)
+class Asker:
+    """Where an ask comes from: the hashes of the browser's device cookie and of the session
+    (accounts.devices; "" when unknown). Two tickets sharing one are never paired."""
+
+    device_hash: str = ""
+    session_hash: str = ""
+
+    def shares_with(self, ticket: QuickMatchTicket) -> bool:
+        return bool(
+            (self.device_hash and self.device_hash == ticket.device_hash)
+            or (self.session_hash and self.session_hash == ticket.session_hash)
+        )
+
+
+@dataclass(frozen=True)
 class QuickMatch:
     """The answer to an ask: a race or challenge to go to, or the wait so far."""
 
@@ -53,18 +69,25 @@ def _shown_rating(user, rules: str) -> float:
 
 
 def quick_match(
-    *, user, rules: str, asynchronous: bool = False, wait: str = "", now: datetime | None = None
+    *,
+    user,
+    rules: str,
+    asynchronous: bool = False,
+    wait: str = "",
+    asker: Asker = Asker(),
+    now: datetime | None = None,
 ) -> QuickMatch:
     """Pair the player with someone waiting (a new two-seat race, started at once), or with an
     asynchronous match someone waiting has started (the player joins that challenge); else the
     player waits (their ticket kept). `asynchronous`: stop waiting and start a challenge that
     the queue offers to the next player of close rating. `wait`: the page's name for this wait
     (one a press of Find); an ask of a wait the player has left (`quick_match_leave`) queues
-    nothing, even when it arrives after the leave."""
+    nothing, even when it arrives after the leave. `asker`: the ask's device and session: no
+    ticket (nor asynchronous match) of the same device or session is a partner."""
     if _left(user=user, rules=rules, wait=wait):
         return QuickMatch(None, left=True)
     now = now or timezone.now()
-    waiting = _quick_match_locked(user=user, rules=rules, asynchronous=asynchronous, now=now)
+    waiting = _quick_match_locked(user=user, rules=rules, asynchronous=asynchronous, asker=asker, now=now)
     if waiting.race is None and _left(user=user, rules=rules, wait=wait):
         # The leave crossed this ask: it may have found no ticket to take out, so take it out here.
         quick_match_leave(user=user, rules=rules)
@@ -72,7 +95,7 @@ def quick_match(
     return waiting
 
 
-def _quick_match_locked(*, user, rules: str, asynchronous: bool, now: datetime) -> QuickMatch:
+def _quick_match_locked(*, user, rules: str, asynchronous: bool, asker: Asker, now: datetime) -> QuickMatch:
     with transaction.atomic():
         # One pairing at a time a rule set: the queue's tickets are locked in id order.
         tickets = list(
@@ -89,6 +112,7 @@ def _quick_match_locked(*, user, rules: str, asynchronous: bool, now: datetime) 
             return QuickMatch(race)
         rating = mine.rating if mine is not None else _shown_rating(user, rules)
         since = mine.created_at if mine is not None else now
+        seen = {"seen_at": now, "device_hash": asker.device_hash, "session_hash": asker.session_hash}
         if asynchronous:
             challenge = services.challenge_create(user=user, rules=rules, now=now)
             QuickMatchTicket.objects.update_or_create(
@@ -97,30 +121,33 @@ def _quick_match_locked(*, user, rules: str, asynchronous: bool, now: datetime) 
                 defaults={
                     "rating": rating,
                     "created_at": since,
-                    "seen_at": now,
                     "challenge": challenge,
                     "race": None,
+                    **seen,
                 },
             )
             return QuickMatch(challenge)
-        partner = _partner(tickets, user=user, rating=rating, since=since, now=now)
+        partner = _partner(tickets, user=user, asker=asker, rating=rating, since=since, now=now)
         if partner is not None:
             race = _paired(partner, user=user, rules=rules, now=now)
             if mine is not None:
                 mine.delete()
             return QuickMatch(race)
         QuickMatchTicket.objects.update_or_create(
-            user=user, rules=rules, defaults={"rating": rating, "created_at": since, "seen_at": now}
+            user=user, rules=rules, defaults={"rating": rating, "created_at": since, **seen}
         )
     return QuickMatch(None, waiting_since=since, window=rating_window(waited=now - since))
 
 
-def _partner(tickets, *, user, rating: float, since: datetime, now: datetime) -> QuickMatchTicket | None:
+def _partner(
+    tickets, *, user, asker: Asker, rating: float, since: datetime, now: datetime
+) -> QuickMatchTicket | None:
     """The closest rating among the others waiting (or offering a challenge still open) within
-    the window of whichever of the two has waited longer."""
+    the window of whichever of the two has waited longer; never a ticket of the asker's device
+    or session (one person's other account)."""
     candidates = []
     for ticket in tickets:
-        if ticket.user_id == user.pk or ticket.race_id is not None:
+        if ticket.user_id == user.pk or ticket.race_id is not None or asker.shares_with(ticket):
             continue
         if ticket.challenge_id is None and ticket.seen_at < now - ALIVE:
             continue  # nobody is waiting behind it any more

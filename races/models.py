@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from games.models import IssuedGame, RulesChoice
+from games.models import CODE_LENGTH, IssuedGame, RulesChoice
 
 
 class Race(models.Model):
@@ -37,7 +37,7 @@ class Race(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     places_final = models.BooleanField(default=False)  # every result settled, the rating moved
     # The deal, shared by every seat's game (its games hold their own copies); published when over.
-    code = models.CharField(max_length=13, blank=True)
+    code = models.CharField(max_length=CODE_LENGTH, blank=True)
     secret = models.CharField(max_length=64, blank=True)
     commitment = models.CharField(max_length=64, blank=True)
     rematch = models.OneToOneField(
@@ -71,11 +71,15 @@ class RaceSeat(models.Model):
     foundation_cards = models.PositiveSmallIntegerField(default=0)
     time_ms = models.PositiveBigIntegerField(default=0)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
-    rating_before = models.FloatField(null=True, blank=True)  # ordinals, when the places were final
+    # Ordinals, when the places were final; null when the seat's rating did not move
+    # (races.settling: a thrown game's opponents, a pair past its daily limit).
+    rating_before = models.FloatField(null=True, blank=True)
     rating_after = models.FloatField(null=True, blank=True)
+    rated_at = models.DateTimeField(null=True, blank=True)  # when its rating moved: a pair's daily count
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["race", "user"], name="one_seat_per_player_and_race")]
+        indexes = [models.Index(fields=["user", "rated_at"], name="race_seat_user_rated_at")]
         ordering = ["joined_at", "pk"]
 
     def __str__(self) -> str:
@@ -117,6 +121,10 @@ class QuickMatchTicket(models.Model):
     race = models.ForeignKey(Race, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     # An asynchronous match this player started while waiting: a challenge open to the queue.
     challenge = models.ForeignKey(Race, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # Hashes of the asker's browser (accounts.devices) and session, never the values: two tickets
+    # sharing either are one person's two accounts, never paired.
+    device_hash = models.CharField(max_length=64, blank=True)
+    session_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         constraints = [

@@ -21,8 +21,8 @@ from games.hidden_games import Progress, game_progress_record, game_result_from_
 from games.models import IssuedGame, Submission
 from games.services import GameServiceError, contest_games_issue, contest_games_unseal
 from races import room
-from races.models import Race, RaceSeat, Rating
-from races.rating import Skill, new_skill, skills_rate
+from races.models import Race, RaceSeat
+from races.settling import race_places_settle
 
 logger = logging.getLogger(__name__)
 
@@ -446,7 +446,7 @@ def _move_on(race: Race, *, now: datetime) -> bool:
         if all(
             result is not None and result.status != Submission.Status.PENDING for result in results.values()
         ):
-            _places_settle(race, seats, results, now=now)
+            race_places_settle(race=race, seats=seats, results=results, now=now)
             changed = True
     return changed
 
@@ -455,61 +455,6 @@ def _result_of(seat: RaceSeat) -> Submission | None:
     if seat.game_id is None:
         return None
     return Submission.objects.filter(game_id=seat.game_id).first()
-
-
-def place_key(result: Submission) -> tuple:
-    """Winners first by fewest moves then less time; then the others by the ranked score of
-    their position, then less time; a rejected result last."""
-    if result.status != Submission.Status.VERIFIED:
-        return (2, 0, 0)
-    if result.won:
-        return (0, result.moves, result.duration_ms)
-    return (1, -(result.score or 0), result.duration_ms)
-
-
-def places_of(keys: list[tuple]) -> list[int]:
-    """Places from 1 for the keys in their order; equal keys share a place."""
-    ordered = sorted(keys)
-    return [ordered.index(key) + 1 for key in keys]
-
-
-def _places_settle(
-    race: Race, seats: list[RaceSeat], results: dict[int, Submission], *, now: datetime
-) -> None:
-    """Places, and every seat's rating moved once (its rows locked in user order)."""
-    places = places_of([place_key(results[seat.pk]) for seat in seats])
-    if len(seats) < MIN_SEATS:  # a challenge nobody took up: a place, but no one to be rated against
-        for seat, place in zip(seats, places, strict=True):
-            seat.place = place
-        RaceSeat.objects.bulk_update(seats, ["place"])
-        race.places_final = True
-        race.save(update_fields=["places_final"])
-        return
-    by_user = {seat.user_id: seat for seat in seats}
-    ratings = {
-        rating.user_id: rating
-        for rating in Rating.objects.select_for_update()
-        .filter(user_id__in=by_user, rules=race.rules)
-        .order_by("user_id")
-    }
-    before = [
-        Skill(ratings[seat.user_id].mu, ratings[seat.user_id].sigma)
-        if seat.user_id in ratings
-        else new_skill()
-        for seat in seats
-    ]
-    after = skills_rate(before, places)
-    for seat, place, old, new in zip(seats, places, before, after, strict=True):
-        seat.place, seat.rating_before, seat.rating_after = place, old.shown, new.shown
-        rating = ratings.get(seat.user_id) or Rating(user_id=seat.user_id, rules=race.rules, races=0)
-        rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.shown
-        rating.races += 1
-        rating.updated_at = now
-        rating.save()
-    RaceSeat.objects.bulk_update(seats, ["place", "rating_before", "rating_after"])
-    race.places_final = True
-    race.save(update_fields=["places_final"])
-    logger.info("race places final", extra={"race": race.public_id})
 
 
 def contest_results_changed(*, game_ids: list[int]) -> None:

@@ -82,6 +82,19 @@ def _no_solver_search_behind_requests(settings):
     settings.SOLVER_YIELD = False
 
 
+@pytest.fixture
+def issue_known_deals():
+    """`issue_known_deals(code, ...)`: from now until the test ends, the server deals these codes'
+    deals in turn (the last one again and again) instead of drawing, through the one seam of
+    games.dealing (a hidden-card game gets the YU2 code of the same deal)."""
+    from contextlib import ExitStack
+
+    from games.dealing import known_deals
+
+    with ExitStack() as stack:
+        yield lambda *codes: stack.enter_context(known_deals(codes))
+
+
 @pytest.fixture(autouse=True)
 def _clear_cache_between_tests():
     # allauth keeps its rate limits in the cache: without this they leak from test to test.

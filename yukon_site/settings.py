@@ -161,6 +161,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The account's language: applied at sign-in, and where the browser has no language cookie.
     "accounts.middleware.AccountLanguageMiddleware",
+    # The browser's device cookie, kept only as a hash (accounts/devices.py, docs/security.md).
+    "accounts.devices.DeviceKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -289,6 +291,11 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.DisplayNameSignupForm"
 ACCOUNT_USERNAME_VALIDATORS = "accounts.models.username_validators"
 # allauth's own login and sign-up rate limits stay on (its defaults), kept in the shared cache.
+# Device sightings (accounts/devices.py) not renewed for 90 days are forgotten once a day.
+CELERY_BEAT_SCHEDULE["accounts-device-sightings-prune"] = {
+    "task": "accounts.device_sightings_prune",
+    "schedule": 24 * 3600,
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -495,8 +502,6 @@ CELERY_BEAT_SCHEDULE.update(
 LEADERBOARD_PAGE_SIZE = 50  # default page size of the boards (a request may ask for up to 100)
 # Seconds a rendered board page is kept in each web process; 0 switches it off.
 LEADERBOARD_HOT_PAGE_SECONDS = env.float("LEADERBOARD_HOT_PAGE_SECONDS", default=1.0)
-# The daily deal is an HMAC of the date with this secret; empty: derived from SECRET_KEY.
-DAILY_DEAL_SECRET = env.str("DAILY_DEAL_SECRET", default="")
 # A callable "module.function"(code) -> bool that may refuse a daily-deal candidate; empty: none.
 # Default: only deals the solver wins. With a broker, beat picks them ahead; in eager mode the
 # first request of a day picks them (SOLVER_DAILY_TIME_LIMIT bounds each search).

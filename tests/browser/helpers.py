@@ -298,14 +298,12 @@ def sign_in(context, base_url: str, user) -> None:
 
 
 def issue_only(monkeypatch, code: str) -> None:
-    """Every ranked deal the server issues from now on is the deal of `code` (its number)."""
-    import itertools
-
-    import games.services
+    """Every ranked deal the server issues until the test ends is the deal of `code`
+    (games.dealing's seam; a hidden-card game gets the YU2 code of the same deal)."""
+    import games.dealing
     from games.engine import GameCode
 
-    number = GameCode.parse(code).number
-    monkeypatch.setattr(games.services, "random_deal_numbers", lambda: itertools.repeat(number))
+    monkeypatch.setattr(games.dealing, "known_codes", [GameCode.parse(code)])
 
 
 def recorded_win(
@@ -320,6 +318,7 @@ def recorded_win(
     from django.test import TestCase
     from django.utils import timezone
 
+    from games.dealing import known_deals
     from games.engine import GameCode
     from games.hidden_games import game_reveal
     from games.services import SubmissionInput, game_issue, submission_create
@@ -329,9 +328,8 @@ def recorded_win(
     if ranked or hidden:
         code_ = GameCode.parse(code)
         issued_at = timezone.now() - timedelta(hours=1)  # played for longer than the test lasts
-        (game,) = game_issue(
-            user=user, rules=code_.rules.value, hidden=hidden, deal_numbers=[code_.number], now=issued_at
-        )
+        with known_deals([code_]):
+            (game,) = game_issue(user=user, rules=code_.rules.value, hidden=hidden, now=issued_at)
         game_id = game.pk
         replay = Game(code)
         for length, token in enumerate(tokens, start=1):

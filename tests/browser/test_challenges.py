@@ -184,7 +184,7 @@ def test_two_friends_play_a_challenge_to_the_results_and_a_third_is_told_it_is_f
 
     # Bob plays a few moves: Annie's page shows none of his figures.
     bob_game = Game(CODE)
-    play_tokens(bob_page, bob_game, TOKENS[:4])
+    play_tokens(bob_page, bob_game, TOKENS[:12])  # a real game (docs/races.md: at least 10 moves)
     expect(bob_page.locator(TABLE)).not_to_have_attribute("data-turning", "true")  # no reveal crosses Leave
     assert_fits(bob_page)
     bob_page.screenshot(path=str(artifacts_dir / "challenge-table-360.png"))

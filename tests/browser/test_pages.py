@@ -216,12 +216,10 @@ def submit_unfinished(user, tokens: list[str]) -> None:
     from django.test import TestCase
     from django.utils import timezone
 
-    from games.engine import GameCode
+    from games.dealing import known_deals
 
-    number = GameCode.parse(CODE).number
-    game = game_issue(
-        user=user, rules="classic", deal_numbers=[number], now=timezone.now() - timedelta(hours=1)
-    )[0]
+    with known_deals([CODE]):
+        game = game_issue(user=user, rules="classic", now=timezone.now() - timedelta(hours=1))[0]
     times = [400 * (index + 1) for index in range(len(tokens))]
     data = SubmissionInput(
         client_id=uuid.uuid4(), game_id=game.pk, code=None, log=" ".join(tokens), move_times_ms=times,

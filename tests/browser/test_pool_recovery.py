@@ -14,8 +14,8 @@ The deals' codes come from the database (the tests' oracle); the page never has 
 
 import itertools
 import json
-import secrets
 import uuid
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -33,8 +33,8 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
-import games.services
-from games.engine import DEAL_COUNT, Game, Rules, format_code
+import games.dealing
+from games.engine import Game, Rules
 from games.game_serializers import HiddenGameOutputSerializer
 from games.hidden_games import game_reveal
 from games.models import IssuedGame
@@ -72,15 +72,11 @@ def turning_log(code: str, depth: int = 3) -> list[str] | None:
 @pytest.fixture
 def turnable_deals(monkeypatch):
     """The server deals only games in which another device can turn a card up in a few moves
-    (nearly every deal can: this keeps the tests' other device from ever being stuck)."""
-
-    def numbers():
-        while True:
-            number = secrets.randbelow(DEAL_COUNT)
-            if all(turning_log(format_code(rules, number)) for rules in Rules):
-                yield number
-
-    monkeypatch.setattr(games.services, "random_deal_numbers", numbers)
+    (nearly every deal can: this keeps the tests' other device from ever being stuck): whole
+    shuffles drawn as the server draws them, kept when they can, dealt in turn."""
+    drawn = (games.dealing.hidden_deal_draw(rules=Rules.CLASSIC) for _ in itertools.count())
+    turnable = (code for code in drawn if all(turning_log(str(replace(code, rules=ru))) for ru in Rules))
+    monkeypatch.setattr(games.dealing, "known_codes", list(itertools.islice(turnable, 80)))
 
 
 def started_elsewhere(player, game: IssuedGame) -> list[str]:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from helpers import READY, make_player, recorded_win, sign_in, winning_game
 from playwright.sync_api import Page, expect
 
-from games.engine import GameCode
+from games.dealing import known_deals
 from games.models import Submission
 from games.services import SubmissionInput, game_issue, submission_create
 from leaderboard.boards import current_boards, deal_board
@@ -70,9 +70,9 @@ def test_a_ranked_win_played_elsewhere_counts_as_an_open_deal_and_an_assisted_wi
 ):
     code, tokens = winning_game()
     player = make_player("mei")
-    number = GameCode.parse(code).number
     # A ranked game issued with its code (a hidden-card game has no code to fall back on).
-    (game,) = game_issue(user=player, deal_numbers=[number], now=timezone.now() - timedelta(hours=1))
+    with known_deals([code]):
+        (game,) = game_issue(user=player, now=timezone.now() - timedelta(hours=1))
     assert not game.hidden
     played_elsewhere(player, game)  # another device submitted a result for it first
     sign_in(context, live_server.url, player)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
-from games_helpers import AN_HOUR_AGO, CLASSIC_WIN, deal_number, leaderboard_present
+from games_helpers import AN_HOUR_AGO, CLASSIC_WIN, leaderboard_present
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from games.dealing import known_deals
 from games.services import game_issue
 
 
@@ -58,9 +59,8 @@ def issue_game():
 
     def issue(user: User, code: str = CLASSIC_WIN["code"], ago=AN_HOUR_AGO):
         rules = "classic" if "-C-" in code else "relaxed"
-        (game,) = game_issue(
-            user=user, rules=rules, deal_numbers=[deal_number(code)], now=timezone.now() - ago
-        )
+        with known_deals([code]):
+            (game,) = game_issue(user=user, rules=rules, now=timezone.now() - ago)
         return game
 
     return issue

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
-from games_helpers import AN_HOUR_AGO, PACE_MS, deal_number, paced
+from games_helpers import AN_HOUR_AGO, PACE_MS, paced
 
+from games.dealing import known_deals
 from games.engine import Game
 from games.hidden_games import game_reveal
 from games.models import IssuedGame, Reveal
@@ -17,11 +18,10 @@ LATENCY_MS = 40  # from a move to the server's receipt of its reveal
 
 
 def issue_hidden(user, code: str, *, ago: timedelta = AN_HOUR_AGO) -> IssuedGame:
-    """A hidden-card game of the deal of `code`, issued `ago` (the random draw replaced)."""
+    """A hidden-card game of the deal of `code` (its YU2 code: the random draw replaced), issued `ago`."""
     rules = "classic" if "-C-" in code else "relaxed"
-    (game,) = game_issue(
-        user=user, rules=rules, hidden=True, deal_numbers=[deal_number(code)], now=timezone.now() - ago
-    )
+    with known_deals([code]):
+        (game,) = game_issue(user=user, rules=rules, hidden=True, now=timezone.now() - ago)
     return game
 
 

@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
-from games_helpers import CLASSIC_WIN, deal_number, paced
+from games_helpers import CLASSIC_WIN, paced
 from hidden_helpers import reveal_along, steady_receipt
 from rest_framework.test import APIClient
 
-import leaderboard.services
+from games.engine import GameCode
 from games.models import IssuedGame
 from games.selectors import day_end, game_code_public
 from games.services import SubmissionInput, game_issue, submission_create
@@ -26,14 +26,15 @@ pytestmark = pytest.mark.django_db
 
 WIN_LOG = CLASSIC_WIN["log"]
 CODE = CLASSIC_WIN["code"]
+CODE_DEALT = str(GameCode.parse(CODE).whole())  # the daily deal: that deal as a whole shuffle
 MORNING = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def daily_is_the_known_win(monkeypatch, settings):
-    """Every daily deal is the deal of a known win (no solver run to pick it)."""
+def daily_is_the_known_win(issue_known_deals, settings):
+    """Every daily deal is the deal of a known win (no solver run to pick it), as a whole shuffle."""
     settings.LEADERBOARD_DAILY_DEAL_FILTER = ""
-    monkeypatch.setattr(leaderboard.services, "daily_deal_candidate", lambda **_: deal_number(CODE))
+    issue_known_deals(CODE)
 
 
 def won_by_steady_play(game: IssuedGame, *, late_ms: int = 0):
@@ -54,7 +55,7 @@ def test_a_daily_game_is_the_days_deal_hidden_and_one_a_player_rules_and_day(pla
     game, issued = daily_game_issue(user=player, rules="classic", now=MORNING)
 
     assert issued and game.hidden and game.daily_date == MORNING.date()
-    assert game.code == daily_deal_pick(date=MORNING.date(), rules="classic").code == CODE
+    assert game.code == daily_deal_pick(date=MORNING.date(), rules="classic").code == CODE_DEALT
     again, issued_again = daily_game_issue(user=player, rules="classic", now=MORNING + timedelta(hours=3))
     assert (again.pk, issued_again) == (game.pk, False)  # taken up, not issued twice
     relaxed, _ = daily_game_issue(user=player, rules="relaxed", now=MORNING)

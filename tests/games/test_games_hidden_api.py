@@ -13,7 +13,7 @@ from games_helpers import CLASSIC_WIN, body, leaderboard_present, paced
 from hidden_helpers import exposing_prefixes, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
-from games.engine import CARD_NAMES, FACE_DOWN_PLACES, Game, dealt_card, visible_deal
+from games.engine import CARD_NAMES, FACE_DOWN_PLACES, Game, GameCode, dealt_card, visible_deal
 from games.models import IssuedGame, Reveal
 from games.services import game_issue
 
@@ -42,7 +42,8 @@ def leaks(content: bytes, game: IssuedGame) -> list[str]:
     """The secrets of `game` found in a response."""
     text = content.decode()
     found = [name for name, value in (("code", game.code), ("secret", game.secret)) if value in text]
-    if game.deal_number >= 10**6 and str(game.deal_number) in text:
+    number = GameCode.parse(game.code).number
+    if number >= 10**6 and str(number) in text:
         found.append("deal number")
     return found
 

@@ -10,7 +10,7 @@ import pytest
 from games_helpers import CLASSIC_WIN, PACE_MS, body, paced
 from hidden_helpers import LATENCY_MS, LOOK_MS, exposing_prefixes, issue_hidden, reveal_along, steady_receipt
 
-from games.engine import Game
+from games.engine import CARD_NAMES, Game
 from games.hidden_games import hidden_log_problem
 from games.services import SubmissionInput, submission_create
 from games.verification import submission_reverify, submission_verify
@@ -185,6 +185,40 @@ def test_a_result_played_past_a_card_never_revealed_is_rejected(api, game, submi
         "known yet; the server never revealed it to this game",
         "params": {"move": EXPOSING[3] + 1, "token": token, "column": column + 1},
     }
+
+
+def test_no_refusal_tells_whether_a_guessed_card_was_right(api, player, submit):
+    """The guess oracle: turn a card up without asking for it, then move a card named by a guess.
+    Before, a right guess was refused `unrevealed_card` and a wrong one `face_down` (the whole
+    deal was replayed first); now both stop at the same move with the same answer, figures and
+    all, whatever the log holds after it."""
+    code = CLASSIC_WIN["code"]
+    turn_up = EXPOSING[0]  # the log's first move that turns a card up: never asked for
+    place = next(
+        (column, now) for column, (was, now) in
+        enumerate(zip(face_down_after(turn_up - 1), face_down_after(turn_up), strict=True)) if now < was
+    )  # fmt: skip
+    hidden_card = Game(code).known_deal().columns[place[0]][place[1]]
+    column_7 = Game(code).known_deal().columns[6]
+    wrong_card = next(card for card in column_7[:6] if card != hidden_card)  # another face-down card
+    answers = []
+    for guess in (hidden_card, wrong_card):
+        game = issue_hidden(player, code)
+        guessed = f"{CARD_NAMES[guess]}>{1 + (place[0] + 1) % 7}"
+        log = " ".join([*TOKENS[:turn_up], guessed, *TOKENS[turn_up + 1 : turn_up + 5]])
+        response = submit(body(log=log, game=game.pk))
+        assert response.status_code == 202
+        result = api.get(f"/api/submissions/{response.json()['id']}/").json()
+        answers.append({key: result[key] for key in ("status", "won", "reason", "moves", "score")})
+
+    assert answers[0]["reason"]["code"] == "unrevealed_card"
+    assert answers[0]["reason"]["params"]["move"] == turn_up + 1
+    # The token itself differs (it names the guessed card); nothing else does.
+    for answer in answers:
+        answer["reason"]["params"].pop("token")
+        before, _token, after = answer["reason"]["message"].split("`")
+        answer["reason"]["message"] = before + after
+    assert answers[0] == answers[1]
 
 
 def face_down_after(length: int) -> tuple[int, ...]:

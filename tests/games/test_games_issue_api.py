@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.engine import DEAL_COUNT, GameCode
+from games.dealing import known_deals, open_deal_draw
+from games.engine import DEAL_COUNT, GameCode, Rules
 from games.models import IssuedGame
-from games.services import game_issue, games_expire, random_deal_numbers
+from games.services import game_issue, games_expire
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def test_one_classic_game_by_default(api, player):
     assert GameCode.parse(game["code"]).rules.value == "classic"
     stored = IssuedGame.objects.get(pk=game["id"])
     assert (stored.user, stored.code, stored.state) == (player, game["code"], "issued")
-    assert stored.deal_number == GameCode.parse(game["code"]).number
+    assert not GameCode.parse(stored.code).is_whole  # an open deal number: its player is given the code
 
 
 def test_a_pool_of_relaxed_games(api):
@@ -82,16 +83,21 @@ def test_issuing_is_throttled_per_player(api, settings):
     assert 0 < int(response["Retry-After"]) <= 60
 
 
-def test_deal_numbers_come_from_the_injected_source(player):
-    games = game_issue(user=player, rules="relaxed", count=3, deal_numbers=[0, 1, DEAL_COUNT - 1])
+def test_known_deals_come_from_the_tests_seam(player):
+    codes = ["YU1-R-AAAAAAA", "YU1-R-AAAAAAB", "YU1-R-ZZZZZZZ"]
+    with known_deals(codes):
+        games = game_issue(user=player, rules="relaxed", count=3)
+    with known_deals(codes):
+        hidden = game_issue(user=player, rules="relaxed", count=3, hidden=True)
 
-    assert [game.code for game in games] == ["YU1-R-AAAAAAA", "YU1-R-AAAAAAB", "YU1-R-ZZZZZZZ"]
+    assert [game.code for game in games] == codes
     assert all(game.pk for game in games)
+    # A hidden-card game is dealt the same deal under its YU2 code, as a drawn one would be.
+    assert [game.code for game in hidden] == [str(GameCode.parse(code).whole()) for code in codes]
 
 
-def test_random_deal_numbers_cover_the_whole_range():
-    numbers = random_deal_numbers()
-    draws = [next(numbers) for _ in range(2000)]
+def test_open_deal_numbers_cover_the_whole_range():
+    draws = [open_deal_draw(rules=Rules.CLASSIC).number for _ in range(2000)]
 
     assert all(0 <= number < DEAL_COUNT for number in draws)
     assert len(set(draws)) > 1990  # 2,000 draws among 8 billion deals: a repeat is rare

@@ -75,7 +75,6 @@ def test_a_deal_with_a_stored_win_answers_its_next_move_without_a_search(api, se
     line = LOG.split()
     SolvedDeal.objects.create(
         rules="classic",
-        deal_number=2,
         code=CODE,
         result=SolvedDeal.Result.WON,
         par=len(line),
@@ -92,7 +91,6 @@ def test_a_deal_with_a_stored_win_answers_its_next_move_without_a_search(api, se
 def test_off_the_stored_line_the_position_is_searched(api, searches):
     SolvedDeal.objects.create(
         rules="classic",
-        deal_number=2,
         code=CODE,
         result=SolvedDeal.Result.WON,
         par=1,

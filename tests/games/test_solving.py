@@ -15,10 +15,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from games_helpers import WINS, body, deal_number
 
-import games.services
-import games.solving
-import leaderboard.services
-from games.engine import GameCode, Rules, format_code, verify
+import games.dealing
+from games.engine import DEAL_COUNT, GameCode, Rules, format_code, verify
 from games.models import SolvedDeal
 from games.selectors import deal_par
 from games.solving import (
@@ -53,7 +51,7 @@ def numbers(*codes: str) -> list[int]:
 def test_a_won_deal_is_stored_with_its_par_and_a_line_the_engine_accepts():
     row = solved_deal_solve(code=WON_CLASSIC[0], time_limit=2.0)
 
-    assert (row.code, row.rules, row.deal_number, row.result) == (WON_CLASSIC[0], "classic", 2, "won")
+    assert (row.code, row.rules, row.result) == (WON_CLASSIC[0], "classic", "won")
     verdict = verify(row.code, row.solution)
     assert verdict.legal and verdict.won and verdict.moves == row.par
     assert row.nodes > 0 and row.seconds > 0 and row.time_limit == 2.0
@@ -170,14 +168,14 @@ def test_ranked_deals_are_drawn_by_secrets_over_every_deal_never_from_the_pool(a
         drawn.append(limit)
         return 123_456_789
 
-    monkeypatch.setattr(games.services.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(games.dealing.secrets, "randbelow", randbelow)
 
     with CaptureQueriesContext(connection) as queries:
         response = api.post("/api/games/", {"rules": "classic", "count": 2}, format="json")
 
     assert response.status_code == 201
     assert [game["code"] for game in response.json()] == [format_code(Rules.CLASSIC, 123_456_789)] * 2
-    assert drawn == [games.services.DEAL_COUNT] * 2
+    assert drawn == [DEAL_COUNT] * 2
     assert not [query for query in queries.captured_queries if "solveddeal" in query["sql"].lower()]
 
 
@@ -199,10 +197,9 @@ def test_the_winnable_endpoint_answers_anyone_with_won_codes_only(client):
     assert relaxed.json() == {"rules": "relaxed", "codes": []}
 
 
-def test_without_a_beat_the_endpoint_searches_new_deals_first(client, settings, monkeypatch):
+def test_without_a_beat_the_endpoint_searches_new_deals_first(client, settings, issue_known_deals):
     settings.SOLVER_POOL_REQUEST_SECONDS = 4.0  # eager mode's default is 1 s; these take < 0.1 s each
-    upcoming = iter(numbers(UNWINNABLE, *WON_CLASSIC[:2]))
-    monkeypatch.setattr(games.solving, "random_deal_numbers", lambda: upcoming)
+    issue_known_deals(UNWINNABLE, *WON_CLASSIC[:2])
 
     first = client.get("/api/deals/winnable/?rules=classic&count=3")
 
@@ -213,10 +210,10 @@ def test_without_a_beat_the_endpoint_searches_new_deals_first(client, settings, 
 
 
 def test_the_search_behind_the_endpoint_stops_when_the_pool_is_full_or_switched_off(
-    client, settings, monkeypatch
+    client, settings, issue_known_deals
 ):
     pool(*WON_CLASSIC[:2])
-    monkeypatch.setattr(games.solving, "random_deal_numbers", lambda: iter(numbers(*WON_CLASSIC[2:])))
+    issue_known_deals(*WON_CLASSIC[2:])
     settings.SOLVER_POOL_REQUEST_SECONDS = 4.0
     settings.SOLVER_POOL_SIZE = 2
 
@@ -319,17 +316,14 @@ def test_the_daily_filter_refuses_an_unknown_deal_and_searches_it_again_only_wit
     assert SolvedDeal.objects.get(code=UNDECIDED).time_limit == 0.1
 
 
-def test_the_daily_deal_is_picked_among_winnable_deals(settings, monkeypatch):
+def test_the_daily_deal_is_picked_among_winnable_deals(settings, issue_known_deals):
     settings.LEADERBOARD_DAILY_DEAL_FILTER = "games.solving.deal_is_winnable"
     settings.SOLVER_DAILY_TIME_LIMIT = 0.1
-    candidates = numbers(UNWINNABLE, UNDECIDED, WON_CLASSIC[0])
-    monkeypatch.setattr(
-        leaderboard.services, "daily_deal_candidate", lambda *, date, rules, attempt=0: candidates[attempt]
-    )
+    issue_known_deals(UNWINNABLE, UNDECIDED, WON_CLASSIC[0])  # dealt as whole shuffles (YU2)
 
     deal = daily_deal_pick(date=dt.date(2026, 11, 29), rules="classic")
 
-    assert (deal.code, deal.attempt) == (WON_CLASSIC[0], 2)
+    assert (deal.code, deal.attempt) == (str(GameCode.parse(WON_CLASSIC[0]).whole()), 2)
 
 
 # --- Tasks and queues -----------------------------------------------------------------------------
@@ -359,9 +353,8 @@ def test_the_par_task_takes_a_code(settings):
 # --- The command ----------------------------------------------------------------------------------
 
 
-def test_solve_deals_fills_the_pool_with_progress(monkeypatch):
-    drawn = numbers(WON_CLASSIC[0], UNWINNABLE)
-    monkeypatch.setattr("games.solving.random_deal_numbers", lambda: iter(drawn))
+def test_solve_deals_fills_the_pool_with_progress(issue_known_deals):
+    issue_known_deals(WON_CLASSIC[0], UNWINNABLE)
     out = StringIO()
 
     call_command("solve_deals", "--rules", "classic", "--count", "2", "--time-limit", "2", stdout=out)

@@ -20,6 +20,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import TestCase
 
+from games.dealing import known_deals
 from games.engine import Game, GameCode, verify
 from games.hidden_games import game_reveal
 from games.models import IssuedGame, Submission
@@ -27,10 +28,18 @@ from games.services import SubmissionInput, game_issue, submission_create
 from games.verification import submission_verify
 
 VECTORS = Path(__file__).resolve().parents[2] / "games" / "engine" / "vectors" / "logs.json"
-# Codes with a known winning log, per rule set; the first is the default.
+
+
+def whole(code: str) -> str:
+    """The YU2 code of a deal: what a hidden-card game of it is dealt as, and so its deal board."""
+    return str(GameCode.parse(code).whole())
+
+
+# Deals with a known winning log (the vectors' YU1 deals, as whole shuffles: hidden-card games and
+# wins by code share each one's deal board), per rule set; the first is the default.
 WINNING_CODES = {
-    "classic": ["YU1-C-AAAAAAA", "YU1-C-AAAAAAC", "YU1-C-AAAAAAF", "YU1-C-AAAAAAH"],
-    "relaxed": ["YU1-R-AAAAAAB", "YU1-R-AAAAAAD", "YU1-R-AAAAAAG"],
+    "classic": [whole(code) for code in ("YU1-C-AAAAAAA", "YU1-C-AAAAAAC", "YU1-C-AAAAAAF", "YU1-C-AAAAAAH")],
+    "relaxed": [whole(code) for code in ("YU1-R-AAAAAAB", "YU1-R-AAAAAAD", "YU1-R-AAAAAAG")],
 }
 MOVE_MS = 300
 LOOK_MS = 5_000  # a hidden-card game: from its issue to the first move, on the server's clock
@@ -38,12 +47,12 @@ LOOK_MS = 5_000  # a hidden-card game: from its issue to the first move, on the 
 
 @cache
 def winning_log(code: str) -> str:
-    """The shortest legal winning log of the vectors for `code`."""
+    """The shortest legal winning log of the vectors for the deal of `code` (YU1 or YU2)."""
     cases = json.loads(VECTORS.read_text())["cases"]
     logs = [
         case["log"]
         for case in cases
-        if case["code"] == code and case["verdict"]["won"] and case["verdict"]["legal"]
+        if whole(case["code"]) == whole(code) and case["verdict"]["won"] and case["verdict"]["legal"]
     ]
     return min(logs, key=lambda log: len(log.split()))
 
@@ -103,10 +112,8 @@ def win(
     times = [MOVE_MS * (index + 1) for index in range(len(log.split()))]
     game_id = None
     if ranked:
-        number = GameCode.parse(code).number
-        (game,) = game_issue(
-            user=user, rules=rules, hidden=hidden, deal_numbers=[number], now=at - dt.timedelta(hours=1)
-        )
+        with known_deals([code]):
+            (game,) = game_issue(user=user, rules=rules, hidden=hidden, now=at - dt.timedelta(hours=1))
         if hidden:
             reveal_along(game, log, times)
         game_id = game.pk

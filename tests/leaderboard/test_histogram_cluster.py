@@ -189,7 +189,7 @@ def test_the_service_records_ranks_and_places_wins_on_the_cluster(
     import io
 
     from django.core.management import call_command
-    from leaderboard_factories import player, win
+    from leaderboard_factories import WINNING_CODES, player, win
 
     from leaderboard import selectors
     from leaderboard.histogram_index import HistogramBoardIndex
@@ -199,7 +199,7 @@ def test_the_service_records_ranks_and_places_wins_on_the_cluster(
 
     _client, ports = cluster
     noon = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
-    deal_board = "deal:YU1-C-AAAAAAA"
+    deal_board = f"deal:{WINNING_CODES['classic'][0]}"
     started = []
     monkeypatch.setattr(board_rebuild, "delay", lambda **kwargs: started.append(kwargs["board"]))
     settings.LEADERBOARD_REDIS_URL = f"redis+cluster://127.0.0.1:{ports[0]}"

@@ -1,4 +1,4 @@
-"""Daily deals: the same for everyone, unpredictable, stored once; their replays wait for the day's end."""
+"""Daily deals: the same for everyone, whole shuffles drawn fresh, stored once; replays wait for the day."""
 
 import datetime as dt
 
@@ -9,7 +9,7 @@ import leaderboard.apis
 import leaderboard.services
 from games.engine import GameCode
 from leaderboard.models import DailyDeal
-from leaderboard.services import daily_deal_candidate, daily_deal_pick, daily_deals_pick_ahead
+from leaderboard.services import daily_deal_pick, daily_deals_pick_ahead
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +26,11 @@ def now(monkeypatch):
     return freeze
 
 
-def refuse_the_first_candidate(code: str) -> bool:
-    return code != leaderboard.services.format_code(
-        GameCode.parse(code).rules, daily_deal_candidate(date=DAY, rules=GameCode.parse(code).rules.value)
-    )
+REFUSED = "YU1-C-AAAAAAA"  # the filter below refuses this deal (as any code names it)
+
+
+def refuse_one_deal(code: str) -> bool:
+    return GameCode.parse(code).whole() != GameCode.parse(REFUSED).whole()
 
 
 def test_the_daily_deals_are_public_the_same_for_everyone_and_stored(client, now):
@@ -49,34 +50,34 @@ def test_the_daily_deals_are_public_the_same_for_everyone_and_stored(client, now
         "http://testserver/api/leaderboards/?rules=classic&period=day&key=2026-11-29&deals=daily"
     )
     stored = DailyDeal.objects.get(date=DAY, rules="classic")
-    assert GameCode.parse(stored.code).number == daily_deal_candidate(date=DAY, rules="classic")
+    assert GameCode.parse(stored.code).is_whole  # a whole shuffle, like every hidden-card deal
     assert stored.code not in first.content.decode()
     assert DailyDeal.objects.count() == 2
 
 
-def test_picks_depend_on_the_date_and_the_secret(settings):
-    today = daily_deal_candidate(date=DAY, rules="classic")
+def test_picks_are_drawn_fresh_never_derived_from_the_date():
+    first = daily_deal_pick(date=DAY, rules="classic").code
+    DailyDeal.objects.all().delete()  # the same day picked again, as on another server
+    again = daily_deal_pick(date=DAY, rules="classic").code
 
-    assert daily_deal_candidate(date=DAY + dt.timedelta(days=1), rules="classic") != today
-    assert daily_deal_candidate(date=DAY, rules="relaxed") != today
-    settings.DAILY_DEAL_SECRET = "another secret"
-    assert daily_deal_candidate(date=DAY, rules="classic") != today
+    assert again != first  # nothing about the date (or a secret) decides the deal
+    assert GameCode.parse(first).is_whole and GameCode.parse(again).is_whole
 
 
-def test_a_stored_pick_is_kept_even_if_the_secret_changes(settings):
+def test_a_stored_pick_is_kept():
     kept = daily_deal_pick(date=DAY, rules="classic")
-    settings.DAILY_DEAL_SECRET = "rotated"
 
     assert daily_deal_pick(date=DAY, rules="classic").code == kept.code
 
 
-def test_the_filter_hook_can_refuse_candidates(settings):
-    settings.LEADERBOARD_DAILY_DEAL_FILTER = f"{__name__}.refuse_the_first_candidate"
+def test_the_filter_hook_can_refuse_candidates(settings, issue_known_deals):
+    settings.LEADERBOARD_DAILY_DEAL_FILTER = f"{__name__}.refuse_one_deal"
+    issue_known_deals(REFUSED, "YU1-C-AAAAAAB")
 
     deal = daily_deal_pick(date=DAY, rules="classic")
 
     assert deal.attempt == 1
-    assert GameCode.parse(deal.code).number == daily_deal_candidate(date=DAY, rules="classic", attempt=1)
+    assert deal.code == str(GameCode.parse("YU1-C-AAAAAAB").whole())
 
 
 def test_deals_are_picked_ahead():
@@ -88,11 +89,11 @@ def test_deals_are_picked_ahead():
     ]  # fmt: skip
 
 
-def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, now, monkeypatch):
-    code = WINNING_CODES["classic"][0]
-    monkeypatch.setattr(leaderboard.services, "daily_deal_candidate", lambda **_: GameCode.parse(code).number)
+def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, now, issue_known_deals):
+    issue_known_deals(WINNING_CODES["classic"][0])
     assert client.get("/api/daily/").status_code == 200  # today's deals picked
-    assert DailyDeal.objects.get(date=DAY, rules="classic").code == code
+    code = DailyDeal.objects.get(date=DAY, rules="classic").code
+    assert code == str(GameCode.parse(WINNING_CODES["classic"][0]).whole())
     ann = player("ann")
     result = win(ann, at=NOON, code=code, ranked=False)
 
@@ -103,12 +104,13 @@ def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, now, monke
     assert hidden.json()["available_at"] == "2026-11-30T00:00:00Z"
     client.force_login(ann)
     assert client.get(f"/api/replays/{result.pk}/").status_code == 200  # her own
-    assert client.get(f"/api/deals/{code}/").json()["daily"] == ["2026-11-29"]
+    assert client.get(f"/api/deals/{code}/").json()["daily"] == []  # not named while the day runs
     client.logout()
 
     now(dt.datetime(2026, 11, 30, 0, 0, 0, tzinfo=dt.UTC))
     leaderboard.selectors.daily_deal_cache_clear()
 
     assert client.get(f"/api/replays/{result.pk}/").status_code == 200
+    assert client.get(f"/api/deals/{code}/").json()["daily"] == ["2026-11-29"]
     board = client.get(f"/api/deals/{code}/leaderboard/").json()
     assert board["results"][0]["replay_url"] == f"http://testserver/api/replays/{result.pk}/"

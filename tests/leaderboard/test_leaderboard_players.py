@@ -42,7 +42,7 @@ def test_voiding_a_result_restores_the_previous_best_on_every_board(client):
         "classic:day:2026-11-29": (previous.pk, BEST - 2),
         "classic:week:2026-W47": (older.pk, BEST - 3),
         "classic:day:2026-11-21": (older.pk, BEST - 3),
-        "deal:YU1-C-AAAAAAA": (previous.pk, BEST - 2),
+        f"deal:{WINNING_CODES['classic'][0]}": (previous.pk, BEST - 2),
     }
     assert client.get(f"/api/replays/{best.pk}/").status_code == 404
     run(submission_void, submission=best, voided=False)

@@ -74,7 +74,7 @@ def test_ranks_reached_are_returned_for_every_board():
         "classic:season:2026-11": (2, 2),
         "classic:week:2026-W48": (2, 2),
         "classic:day:2026-11-29": (2, 2),
-        "deal:YU1-C-AAAAAAA": (2, 2),
+        f"deal:{WINNING_CODES['classic'][0]}": (2, 2),
     }
 
 
@@ -104,7 +104,7 @@ def test_rule_sets_have_their_own_boards():
     win(ann, at=NOON, rules="relaxed")
 
     assert board_rows("classic:all") == []
-    assert board_rows("relaxed:all") == [("ann", best_score("YU1-R-AAAAAAB"))]
+    assert board_rows("relaxed:all") == [("ann", best_score(WINNING_CODES["relaxed"][0]))]
 
 
 def test_a_log_identical_to_another_players_on_the_same_deal_is_flagged():
@@ -172,6 +172,6 @@ def test_a_batch_records_what_one_by_one_records_and_answers_the_final_ranks(set
     # ann's best came a minute after bob's and cid's equal scores; dan's unranked one is on the deal.
     assert {board: rank for board, (rank, _) in ranks[wins[0].pk].items()} == {
         "classic:all": 3, "classic:season:2026-11": 3, "classic:week:2026-W48": 3,
-        "classic:day:2026-11-29": 3, "deal:YU1-C-AAAAAAA": 4,
+        "classic:day:2026-11-29": 3, f"deal:{WINNING_CODES['classic'][0]}": 4,
     }  # fmt: skip
     assert len(ReplayFlag.objects.filter(submission=wins[7], matches=wins[5])) == 1

@@ -119,7 +119,7 @@ def test_redis_pages_stay_equal_to_sql_through_wins_voids_suspensions_and_rename
     from games.services import submission_void
 
     players = fill_with_ties(8)
-    boards = [BOARD, "deal:YU1-C-AAAAAAA"]
+    boards = [BOARD, f"deal:{WINNING_CODES['classic'][0]}"]
     for board in boards:
         index_board_rebuild(board=board)
 
@@ -144,7 +144,7 @@ def test_moving_entries_to_the_open_deal_boards_keeps_redis_equal_to_sql(redis_i
         win(ann, at=NOON + dt.timedelta(minutes=1), extra_moves=2)
         win(bob, at=NOON, extra_moves=1)
         win(cid, at=NOON, ranked=False, extra_moves=3)
-    boards = [BOARD, "classic:day:2026-11-29", "deal:YU1-C-AAAAAAA"]
+    boards = [BOARD, "classic:day:2026-11-29", f"deal:{WINNING_CODES['classic'][0]}"]
     for board in boards:
         index_board_rebuild(board=board)
     assert [(entry.name, entry.score) for entry in leaderboard_page(board=BOARD).entries] == [
@@ -354,7 +354,7 @@ def test_ranks_of_a_batch_come_from_redis_and_equal_sql_counts(redis_index, sett
     assert [ranks[submission.pk][BOARD] for submission in batch] == [3, 5, 2, 1, 6, 8]
     assert ranks[batch[4].pk] == {
         BOARD: 6, "classic:season:2026-11": 6, "classic:week:2026-W49": 1, boards[3]: 1,
-        "deal:YU1-C-AAAAAAA": 6,
+        f"deal:{WINNING_CODES['classic'][0]}": 6,
     }  # fmt: skip
     assert counted == [False, True]  # keys read once; counted by SQL only for the unbuilt boards
 

@@ -9,11 +9,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from django.db import connections
+from django.utils import timezone
 
 from games.engine import Game
 from games.hidden_games import game_reveal
 from games.services import SubmissionInput, submission_create
-from races.models import RaceSeat
+from races import services
+from races.models import Race, RaceSeat
 from races.services import seat_progress
 
 _CASES = json.loads((Path(__file__).resolve().parents[2] / "games/engine/vectors/logs.json").read_text())[
@@ -25,8 +27,35 @@ CLASSIC_WIN = next(
     if case["code"] == "YU1-C-AAAAAAA" and case["verdict"]["won"] and "U" not in case["log"].split()
 )
 
+LONG_AGO = timedelta(hours=1)
 PACE_MS = 400  # a human pace, above every timing check
 LATENCY_MS = 40
+
+
+def race_of(users: list, *, seats: int | None = None, limit: int | None = None, at: datetime) -> Race:
+    """A classic race of `users` created at `at` by the first (its host), joined by the others;
+    started by its host if not full."""
+    host, *others = users
+    race = services.race_create(
+        user=host, rules="classic", seats=seats or len(users), time_limit_minutes=limit, now=at
+    )
+    for user in others:
+        services.race_join(user=user, public_id=race.public_id, now=at)
+    race.refresh_from_db()
+    if race.state == Race.State.LOBBY:
+        services.race_start(user=host, public_id=race.public_id, now=at)
+        race.refresh_from_db()
+    return race
+
+
+def started_race(make_player, *, seats: int = 2, players: int = 2, limit=None, ago=LONG_AGO) -> Race:
+    """A race created `ago` by player 1, joined by the others; started by its host if not full."""
+    users = [make_player() for _ in range(players)]
+    return race_of(users, seats=seats, limit=limit, at=timezone.now() - ago)
+
+
+def seats_of(race: Race) -> list[RaceSeat]:
+    return list(race.seat_rows.select_related("game", "user", "race"))
 
 
 def paced(count: int, *, first_ms: int = 1000) -> list[int]:

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from race_play import CLASSIC_WIN, paced, play, server_time, submit
+from race_play import CLASSIC_WIN, paced, play, seats_of, server_time, started_race, submit
 
 from games.engine import CARD_NAMES
 from games.hidden_games import game_reveal
@@ -20,27 +20,9 @@ from leaderboard.models import BoardEntry
 from races import services
 from races.models import Race, RaceSeat, Rating
 from races.selectors import race_get, race_view
+from races.settling import place_key, places_of
 
 WIN = CLASSIC_WIN["log"]
-LONG_AGO = timedelta(hours=1)
-
-
-def started_race(make_player, *, seats: int = 2, players: int = 2, limit=None, ago=LONG_AGO) -> Race:
-    """A race created `ago` by player 1, joined by the others; started by its host if not full."""
-    start = timezone.now() - ago
-    host = make_player()
-    race = services.race_create(user=host, rules="classic", seats=seats, time_limit_minutes=limit, now=start)
-    for _ in range(players - 1):
-        services.race_join(user=make_player(), public_id=race.public_id, now=start)
-    race.refresh_from_db()
-    if race.state == Race.State.LOBBY:
-        services.race_start(user=host, public_id=race.public_id, now=start)
-        race.refresh_from_db()
-    return race
-
-
-def seats_of(race: Race) -> list[RaceSeat]:
-    return list(race.seat_rows.select_related("game", "user", "race"))
 
 
 @pytest.mark.django_db
@@ -271,7 +253,7 @@ class TestTheEnd:
             Submission(status=verified, won=False, score=1200, moves=80, duration_ms=50),
             Submission(status=verified, won=True, score=7100, moves=100, duration_ms=9),
         ]
-        assert services.places_of([services.place_key(r) for r in results]) == [5, 2, 6, 1, 4, 2]
+        assert places_of([place_key(r) for r in results]) == [5, 2, 6, 1, 4, 2]
 
     def test_a_rematch_is_one_new_race_for_the_room(
         self, make_player, known_deal, django_capture_on_commit_callbacks, settings

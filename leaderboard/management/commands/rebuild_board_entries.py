@@ -8,6 +8,9 @@ join them. Player by player, in one transaction each: the entries are recomputed
 counted results (as after a void), Redis follows after each commit, and the places stored on
 results (`ranks`) that name a global board for a game that was not hidden-card are renamed to
 the open-deal board of the same period. Running it again changes nothing more.
+
+Run it once again after upgrading to whole-shuffle hidden deals: hidden-card games dealt from a
+YU1 deal number leave the global and daily boards for the open-deal boards the same way.
 """
 
 from __future__ import annotations

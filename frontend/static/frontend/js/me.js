@@ -170,6 +170,7 @@ function gameItem(submission) {
       "p",
       { class: "game-head" },
       el("span", { class: "badge", dataset: { kind: submission.ranked ? "ranked" : "open" } }, t(submission.ranked ? "ranked.ranked" : "ranked.open")),
+      submission.seeded_deal && el("span", { class: "badge", dataset: { kind: "seeded" }, title: t("me.seededDealWhy") }, t("me.seededDeal")),
       dealLink(submission.code),
       el("time", { datetime: submission.received_at }, formatWhen(submission.received_at)),
     ),

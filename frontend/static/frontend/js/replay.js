@@ -42,7 +42,8 @@ class Replay {
       this.game.push(this.log[this.step]);
       return this.game;
     }
-    const game = Game.fromCode(this.data.code);
+    // A daily-deal win watched by its player during the day has no code yet: the cards they saw.
+    const game = this.data.code ? Game.fromCode(this.data.code) : Game.fromVisible(this.data.deal);
     for (const token of this.log.slice(0, step)) game.push(token);
     return game;
   }
@@ -135,7 +136,7 @@ function describe(data) {
   return t("replay.describe", {
     player: data.player.name,
     rules: RULE_NAMES[data.rules],
-    code: data.code,
+    code: data.code ?? t("replay.codeLater"),
     kind: t(data.ranked ? "replay.ranked" : "replay.unranked"),
     count: data.moves,
     moves: formatNumber(data.moves),
@@ -165,7 +166,7 @@ async function load(id) {
   $("[data-replay-message]").hidden = true;
   for (const control of $$("[data-replay-controls] button, [data-replay-controls] input")) control.disabled = false;
   $("[data-replay-info]").textContent = describe(answer.data);
-  document.title = t("replay.title", { player: answer.data.player.name, code: answer.data.code });
+  document.title = t("replay.title", { player: answer.data.player.name, code: answer.data.code ?? t("replay.codeLater") });
   new Replay(answer.data);
   return true;
 }

@@ -157,6 +157,7 @@ export class Bar {
       this.root.dataset.code = game.code ?? "";
       this.codeText.textContent = game.code ?? t("table.hiddenDeal");
       this.codeText.classList.toggle("hidden-deal", !game.code);
+      this.codeText.classList.toggle("whole-code", Boolean(game.code?.startsWith("YU2")));
       this.rulesText.textContent = t(`rules.${game.rules}`);
       this.shareLink.href = game.code ? `/play/${game.code}` : "/";
       this.codeActions.style.visibility = game.code ? "" : "hidden";
