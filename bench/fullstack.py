@@ -121,7 +121,7 @@ def issued_games(
     """(session, issued game, deal) for `players` new players (made in bulk, each signed in),
     each issued `per_player` games by the real service, the winning `deals` taken in turn."""
     from accounts.models import User
-    from games.engine import GameCode
+    from games.dealing import known_deals
     from games.services import game_issue
 
     start = User.objects.filter(username__startswith="bench-").count()
@@ -136,10 +136,8 @@ def issued_games(
             of_rules = [d for d in chosen if ("-C-" in d["code"]) == (rules == "classic")]
             if not of_rules:
                 continue
-            numbers = [GameCode.parse(d["code"]).number for d in of_rules]
-            games = game_issue(
-                user=player, rules=rules, count=len(of_rules), hidden=hidden, deal_numbers=numbers, now=now
-            )
+            with known_deals([d["code"] for d in of_rules]):
+                games = game_issue(user=player, rules=rules, count=len(of_rules), hidden=hidden, now=now)
             for game, deal in zip(games, of_rules, strict=True):
                 yield session, game, deal
 

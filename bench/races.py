@@ -93,10 +93,10 @@ def empty_redis(url: str):
 
 def prepare(*, rooms: int, seats: int) -> list[dict]:
     """[{race, player, cookie, log}] for every seat of `rooms` started races."""
-    from unittest import mock
 
     from accounts.models import User
-    from games.engine import CARD_NAMES, FACE_DOWN_PLACES, GameCode, dealt_card
+    from games.dealing import known_deals
+    from games.engine import CARD_NAMES, FACE_DOWN_PLACES, dealt_card
     from games.models import IssuedGame
     from races import services
     from races.models import RaceSeat
@@ -114,8 +114,7 @@ def prepare(*, rooms: int, seats: int) -> list[dict]:
             RaceSeat(race=race, user=member, joined_at=race.created_at, last_seen_at=race.created_at)
             for member in members[1:]
         )
-        number = GameCode.parse(deal["code"]).number
-        with mock.patch("games.services.random_deal_numbers", lambda n=number: iter([n])):
+        with known_deals([deal["code"]]):  # the race deals it as a whole shuffle (its YU2 code)
             services.race_start(user=members[0], public_id=race.public_id)
         revealed = [
             {

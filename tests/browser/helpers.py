@@ -297,6 +297,13 @@ def sign_in(context, base_url: str, user) -> None:
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
 
 
+def dealt_as_hidden(code: str) -> str:
+    """The code a hidden-card game of the deal of `code` is dealt under: its whole shuffle's (YU2)."""
+    from games.engine import GameCode
+
+    return str(GameCode.parse(code).whole())
+
+
 def issue_only(monkeypatch, code: str) -> None:
     """Every ranked deal the server issues until the test ends is the deal of `code`
     (games.dealing's seam; a hidden-card game gets the YU2 code of the same deal)."""

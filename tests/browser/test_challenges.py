@@ -13,6 +13,7 @@ import pytest
 from helpers import (
     TABLE,
     asgi_server_fixture,  # noqa: F401 (the asgi_server fixture)
+    dealt_as_hidden,
     issue_only,
     make_player,
     sign_in,
@@ -212,7 +213,7 @@ def test_two_friends_play_a_challenge_to_the_results_and_a_third_is_told_it_is_f
             )
         expect(each.locator("[data-race-places-note]")).to_have_text("Places are final.", timeout=20_000)
         expect(each.locator("[data-race-results-summary]")).to_have_text("Classic · challenge")
-        expect(each.locator("[data-race-code]")).to_have_text(CODE)
+        expect(each.locator("[data-race-code]")).to_have_text(dealt_as_hidden(CODE))
         expect(each.locator("[data-race-check]")).to_have_attribute("data-state", "fair")
         expect(each.locator("[data-race-new]")).to_have_attribute("href", "/race?kind=challenge")
     expect(page.locator('[data-result-player="annie"] td.moves')).to_have_text(str(annie_game.moves_made))

@@ -13,6 +13,7 @@ import pytest
 from helpers import (
     BAR,
     assert_shows,
+    dealt_as_hidden,
     game_after,
     make_player,
     open_game,
@@ -42,6 +43,7 @@ def padded(tokens: list[str], extra: int) -> list[str]:
 
 
 CODE, TOKENS = winning_game()
+CODE = dealt_as_hidden(CODE)  # as hidden-card games deal it: so every win of it shares one deal board
 RELAXED = CODE.replace("-C-", "-R-")
 
 

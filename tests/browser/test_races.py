@@ -13,6 +13,7 @@ from helpers import (
     BAR,
     TABLE,
     asgi_server_fixture,  # noqa: F401 (the asgi_server fixture)
+    dealt_as_hidden,
     issue_only,
     make_player,
     play_token,
@@ -186,7 +187,7 @@ def test_two_players_race_from_the_lobby_to_the_results_and_a_rematch(
             "data-result", "verified", timeout=20_000
         )
         expect(each.locator("[data-race-places-note]")).to_have_text("Places are final.", timeout=20_000)
-        expect(each.locator("[data-race-code]")).to_have_text(CODE)
+        expect(each.locator("[data-race-code]")).to_have_text(dealt_as_hidden(CODE))
         expect(each.locator("[data-race-check]")).to_have_attribute("data-state", "fair")
     expect(page.locator('[data-result-player="annie"] td.watch a')).to_have_attribute(
         "href", re.compile(r"^/replay/\d+$")
