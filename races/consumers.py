@@ -6,6 +6,7 @@ race is served by any number of ASGI processes sharing the channel layer.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -23,8 +24,21 @@ from races.room import group_name
 
 logger = logging.getLogger(__name__)
 
-NOT_SIGNED_IN, NO_SUCH_RACE = 4401, 4404
+NOT_SIGNED_IN, NO_SUCH_RACE, ROOM_LOST = 4401, 4404, 4408
+UNREADABLE = 1007  # RFC 6455: a message this endpoint cannot take (JSON nested past Python's stack)
 MAX_MESSAGE_BYTES = 256 * 1024
+# The room's heartbeat (docs/races.md, "When the channel layer breaks"): each socket sends one
+# through the room's group every HEARTBEAT_SECONDS and tells its page when its own comes back.
+# A socket that hears nothing of the room for HEARTBEAT_LOST_SECONDS is deaf (a broken channel
+# layer: channels-redis does not always resubscribe after a Redis restart): it closes with
+# ROOM_LOST, so its page reconnects and reads the race again; the page closes a socket it has
+# heard nothing on for as long (race_socket.js).
+HEARTBEAT_SECONDS = 4.0
+HEARTBEAT_LOST_SECONDS = 10.0
+# Flushes of this process's channel layer: a deaf socket flushes it (fresh connections and
+# subscriptions for the sockets that come back) unless a flush came after the socket joined,
+# which is then what made it deaf: one flush a breakage, however many sockets notice it.
+_layer_flushes = 0
 
 
 CONNECTIONS_CHECKED_EVERY = 1.0  # seconds
@@ -68,10 +82,15 @@ def _refusal(error: GameServiceError) -> dict:
     return {"type": "refused", "code": error.code, "message": error.message}
 
 
+class _NestedTooDeep(Exception):
+    pass
+
+
 class RaceConsumer(AsyncJsonWebsocketConsumer):
     race_id: str
     group: str
     seat: services.PlayingSeat | None = None  # read at the first progress of a running race
+    _heartbeat: asyncio.Task | None = None
 
     async def dispatch(self, message: dict) -> None:
         """As Channels dispatches, less its check of the database connections before every
@@ -102,6 +121,8 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_json(message)
+        self._heard_at, self._flushes_at_join = time.monotonic(), _layer_flushes
+        self._heartbeat = asyncio.create_task(self._heartbeats())
 
     def _arrive(self) -> dict | None:
         user = self.scope["user"]
@@ -110,8 +131,24 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
         return _race_message(self.race_id, user)
 
     async def disconnect(self, code: int) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def _heartbeats(self) -> None:
+        global _layer_flushes
+        beat = {"type": "race.heartbeat", "to": self.channel_name}
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            if time.monotonic() - self._heard_at > HEARTBEAT_LOST_SECONDS:
+                logger.warning("race socket deaf: closing it", extra={"race": self.race_id})
+                if self._flushes_at_join == _layer_flushes and hasattr(self.channel_layer, "flush"):
+                    _layer_flushes += 1
+                    await self.channel_layer.flush()
+                await self.close(code=ROOM_LOST)
+                return
+            await _told(self.channel_layer.group_send(self.group, beat), race=self.race_id)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
@@ -119,7 +156,10 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
                 {"type": "refused", "code": "invalid", "message": "send JSON text of at most 256 KB"}
             )
             return
-        await super().receive(text_data=text_data, **kwargs)
+        try:
+            await super().receive(text_data=text_data, **kwargs)
+        except _NestedTooDeep:
+            await self.close(code=UNREADABLE, reason="JSON nested too deep")
 
     @classmethod
     async def decode_json(cls, text_data):
@@ -127,6 +167,8 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
             return json.loads(text_data)
         except ValueError:
             return None
+        except RecursionError:  # e.g. 100,000 nested arrays: refused, never a traceback
+            raise _NestedTooDeep from None
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -148,9 +190,8 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_json(answer)
             elif answer["type"] == "progress":
                 # Encoded once here, not once a socket of the room.
-                await self.channel_layer.group_send(
-                    self.group, {"type": "race.progress", "text": json.dumps(answer)}
-                )
+                message = {"type": "race.progress", "text": json.dumps(answer)}
+                await _told(self.channel_layer.group_send(self.group, message), race=self.race_id)
             else:
                 await self.send_json(answer)
         else:
@@ -174,10 +215,25 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
 
     # Messages of the room (races.room and group_send above)
 
+    async def race_heartbeat(self, event: dict) -> None:
+        self._heard_at = time.monotonic()
+        if event.get("to") == self.channel_name:
+            await self.send_json({"type": "heartbeat"})
+
     async def race_changed(self, event: dict) -> None:
+        self._heard_at = time.monotonic()
         message = await database_sync_to_async(_race_message)(self.race_id, self.scope["user"])
         if message is not None:
             await self.send_json(message)
 
     async def race_progress(self, event: dict) -> None:
+        self._heard_at = time.monotonic()
         await self.send(text_data=event["text"])
+
+
+async def _told(sending, *, race: str) -> None:
+    """Await a message to the room; a broken layer loses it (the heartbeat notices), never the socket."""
+    try:
+        await sending
+    except Exception:
+        logger.warning("race room not told", extra={"race": race}, exc_info=True)

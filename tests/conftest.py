@@ -231,6 +231,14 @@ class CeleryWorkerProcess:
 
 
 @pytest.fixture
+def test_database_url(transactional_db) -> str:
+    """A DATABASE_URL for another process (Daphne, a worker) that opens this test's database."""
+    from django.db import connection
+
+    return database_url_for(connection.settings_dict)
+
+
+@pytest.fixture
 def celery_worker_env() -> dict[str, str]:
     """Extra environment for the worker process; override it in a test module to change it
     (e.g. a short CELERY_VISIBILITY_TIMEOUT for redelivery tests)."""

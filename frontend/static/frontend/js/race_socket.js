@@ -1,10 +1,14 @@
 // The race's WebSocket (docs/races.md, "The WebSocket"): the room's messages in, the seat's
 // progress out. A dropped connection comes back by itself after a growing pause (at once when
-// the browser is back online); every connection begins with the whole race, so nothing said
-// meanwhile is missed. Progress carries the whole log, so only the latest one waiting is sent.
+// the browser is back online), and so does one that hears nothing, not even the room's
+// heartbeat; every connection begins with the whole race, so nothing said meanwhile is missed. Progress carries the whole log, so only the latest one waiting is sent.
 
 const PING_MS = 15_000;
 const RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
+// The room sends a heartbeat every 4 s (races/consumers.py): a connection that hears nothing
+// for this long is deaf (the server's channel layer broke) and is closed, to come back.
+const HEARD_WITHIN_MS = 12_000;
+const SILENT = 4000; // this page's own closing code for a deaf connection
 // The server's closing codes that no retry changes: not signed in, another origin, no such race.
 export const CLOSED_FOR_GOOD = Object.freeze({ 4401: "signed_out", 4403: "origin", 4404: "race_not_found" });
 
@@ -25,6 +29,8 @@ export class RaceSocket {
   #try = 0;
   #retryTimer = 0;
   #pingTimer = 0;
+  #watchTimer = 0;
+  #heardAt = 0;
   #waiting = null; // the latest progress not sent yet
   #stopped = false;
 
@@ -57,11 +63,16 @@ export class RaceSocket {
     this.#socket = socket;
     socket.addEventListener("open", () => {
       this.on.state("open");
+      this.#heardAt = Date.now();
       this.#pingTimer = setInterval(() => this.#send({ type: "ping" }), PING_MS);
+      this.#watchTimer = setInterval(() => {
+        if (Date.now() - this.#heardAt > HEARD_WITHIN_MS) socket.close(SILENT);
+      }, 2_000);
       this.on.opened();
       this.#flush();
     });
     socket.addEventListener("message", (event) => {
+      this.#heardAt = Date.now();
       let data;
       try {
         data = JSON.parse(event.data);
@@ -73,6 +84,7 @@ export class RaceSocket {
     });
     socket.addEventListener("close", (event) => {
       clearInterval(this.#pingTimer);
+      clearInterval(this.#watchTimer);
       this.#socket = null;
       const reason = CLOSED_FOR_GOOD[event.code];
       if (reason) {
@@ -95,6 +107,7 @@ export class RaceSocket {
     this.#stopped = true;
     clearTimeout(this.#retryTimer);
     clearInterval(this.#pingTimer);
+    clearInterval(this.#watchTimer);
     this.#socket?.close(1000);
     this.#socket = null;
   }

@@ -1,0 +1,78 @@
+"""The room's heartbeat (docs/races.md, "When the channel layer breaks"): a socket hears its own
+heartbeat come back through the room; a socket that hears nothing of the room closes with
+ROOM_LOST, so that its page reconnects and reads the race again. Times are shortened here."""
+
+from __future__ import annotations
+
+import pytest
+from channels.layers import get_channel_layer
+from test_race_socket import receive_until, run, session_cookie, socket
+
+import races.consumers
+from races import services
+from races.consumers import ROOM_LOST, UNREADABLE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def quick_heartbeat(monkeypatch):
+    monkeypatch.setattr(races.consumers, "HEARTBEAT_SECONDS", 0.1)
+    monkeypatch.setattr(races.consumers, "HEARTBEAT_LOST_SECONDS", 0.5)
+
+
+def test_a_socket_hears_the_rooms_heartbeat(make_player, quick_heartbeat):
+    host = make_player("host")
+    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
+    cookie = session_cookie(host)
+
+    async def scenario():
+        communicator = socket(race.public_id, cookie)
+        assert (await communicator.connect())[0]
+        await receive_until(communicator, "race")
+        for _ in range(3):  # on and on: the room answers, so the socket stays open
+            await receive_until(communicator, "heartbeat", timeout=5)
+        await communicator.disconnect()
+
+    run(scenario)
+
+
+def test_a_socket_that_hears_nothing_of_the_room_closes_so_its_page_comes_back(make_player, quick_heartbeat):
+    host = make_player("host")
+    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
+    cookie = session_cookie(host)
+
+    async def scenario():
+        communicator = socket(race.public_id, cookie)
+        assert (await communicator.connect())[0]
+        await receive_until(communicator, "race")
+        # The layer drops the socket's subscription, as a broken Redis does: its heartbeats
+        # go to the room and never come back to it.
+        layer = get_channel_layer()
+        for group in list(layer.groups):
+            layer.groups[group].clear()
+        while True:
+            output = await communicator.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                break
+        assert output["code"] == ROOM_LOST
+
+    run(scenario)
+
+
+def test_a_frame_nested_past_the_stack_closes_the_socket_with_a_clear_code(make_player):
+    """Before: 100,000 nested arrays closed the socket 1011 with a RecursionError traceback."""
+    host = make_player("host")
+    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
+    cookie = session_cookie(host)
+
+    async def scenario():
+        communicator = socket(race.public_id, cookie)
+        assert (await communicator.connect())[0]
+        await receive_until(communicator, "race")
+        await communicator.send_to(text_data="[" * 100_000 + "]" * 100_000)
+        while (output := await communicator.receive_output(timeout=5))["type"] != "websocket.close":
+            pass
+        assert output["code"] == UNREADABLE
+
+    run(scenario)
