@@ -256,7 +256,13 @@ class LeaderboardApi(PublicBoardApi):
         summary="A global or open-deal leaderboard page",
         parameters=[
             OpenApiParameter("rules", str, enum=list(RULES), required=True),
-            OpenApiParameter("period", str, enum=list(PERIODS), description="Default all."),
+            OpenApiParameter(
+                "period",
+                str,
+                enum=list(PERIODS),
+                description="Default all. With deals=daily only day: a daily deal has a board a day "
+                '(400 `{"period": [...]}` otherwise).',
+            ),
             OpenApiParameter(
                 "key", str, description="A past season (2026-11), week (2026-W48) or day (2026-11-29)."
             ),
@@ -267,11 +273,19 @@ class LeaderboardApi(PublicBoardApi):
                 description="hidden (default): the global board, hidden-card games only, whose face-down "
                 "cards no one knew before playing them. open: the open-deal board, wins of deals whose "
                 "cards were all known (ranked games issued with their code, results submitted by code). "
-                "daily (with period=day): the board of that day's daily deal.",
+                "daily, with period=day only: the board of that day's daily deal.",
             ),
             *BOARD_PARAMETERS,
         ],
-        responses={200: BOARD_ANSWER, 403: AROUND_ME_SIGNED_OUT, 404: AROUND_PLAYER_UNKNOWN},
+        responses={
+            200: BOARD_ANSWER,
+            400: OpenApiResponse(
+                description="Field errors: `period` for deals=daily without period=day; `key` not of "
+                "its period; `cursor` not of this board; any parameter outside its schema."
+            ),
+            403: AROUND_ME_SIGNED_OUT,
+            404: AROUND_PLAYER_UNKNOWN,
+        },
     )
     def get(self, request):
         data = query_validated(self.InputSerializer, request)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -90,10 +96,32 @@ class RacesApi(APIView):
                 raise serializers.ValidationError({"seats": ["a race needs its number of seats (2–6)"]})
             return data
 
+    # The body as the schema states it, one of two (the rule `validate` checks): a race, of the
+    # default kind, says its seats; a challenge has two players and uses neither seats nor a limit.
+    class LiveRaceCreateInputSerializer(RaceCreateInputSerializer):
+        kind = serializers.ChoiceField([Race.Kind.RACE], default=Race.Kind.RACE, help_text="race: live")
+        seats = StrictIntegerField(
+            min_value=services.MIN_SEATS, max_value=services.MAX_SEATS, help_text="a race needs them (2–6)"
+        )
+
+    class ChallengeCreateInputSerializer(RaceCreateInputSerializer):
+        kind = serializers.ChoiceField(
+            [Race.Kind.CHALLENGE], help_text="challenge: two players, each in turn"
+        )
+        seats = StrictIntegerField(
+            min_value=services.MIN_SEATS, max_value=services.MAX_SEATS, required=False, help_text="not used"
+        )
+
     @extend_schema(
         operation_id="races_create",
         summary="Create a race (you are its host, in the first seat)",
-        request=RaceCreateInputSerializer,
+        description='A race (`kind` race, the default) needs its `seats` (400 `{"seats": [...]}` '
+        "without them); a challenge (`kind` challenge) has two players, and no seats or time limit.",
+        request=PolymorphicProxySerializer(
+            "RaceCreateInput",
+            [LiveRaceCreateInputSerializer, ChallengeCreateInputSerializer],
+            resource_type_field_name=None,
+        ),
         responses={201: RACE, 400: OpenApiResponse(description="Field errors."), 403: NOT_SIGNED_IN},
     )
     def post(self, request):
@@ -216,9 +244,11 @@ class QuickMatchApi(APIView):
         wait = StrictCharField(
             max_length=64,
             required=False,
+            allow_blank=True,
             default="",
             help_text="the page's name for this wait (one a press of Find), sent with every ask and "
-            "with the leave: an ask of a wait already left queues nothing (state `left`)",
+            "with the leave: an ask of a wait already left queues nothing (state `left`); empty or "
+            "absent: a wait without a name",
         )
 
     @extend_schema(

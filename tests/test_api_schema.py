@@ -44,7 +44,6 @@ GAME_RULES_OPERATIONS = [
     "deal_leaderboard_page",  # a cursor of this board
     "account_update",  # a display name nobody has; at least one field
     "account_delete",  # the account's own password
-    "races_create",  # a race needs seats
 ]
 
 

@@ -17,6 +17,13 @@ worker_class = "gthread" if threads > 1 else "sync"
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 timeout = 30
 graceful_timeout = 30
+# gunicorn refuses what is over these itself, in HTML, before Django sees the request (docs/
+# operations.md, "Limits"). The request line at its most (8190 bytes; the default is 4094), so that
+# an API URL over the API's own limit (2048 bytes, yukon_site/url_limits.py) gets its JSON 414.
+limit_request_line = 8190
+# Headers: gunicorn's defaults, written down: 100 fields of up to 8190 bytes each (400 past them).
+limit_request_fields = 100
+limit_request_field_size = 8190
 accesslog = "-"
 errorlog = "-"
 # Log lines as JSON, like the application.

@@ -10,6 +10,7 @@ import os
 import secrets
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from csp.constants import NONE, SELF
@@ -148,6 +149,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "yukon_site.csp.CSPMiddleware",  # django-csp's, the policy built once (yukon_site/csp.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An API URL over 2048 bytes is a JSON 414, before the boards' public reads below parse it.
+    "yukon_site.url_limits.ApiUrlLengthMiddleware",
     # A database outage met by the middlewares below (the session) is a JSON 503 under /api/.
     "yukon_site.api_errors.ApiDatabaseOutageMiddleware",
     # A board's public answer (a page, around a named player) is answered here, before the
@@ -413,6 +416,44 @@ if WEBSOCKET_ORIGIN:  # the pages may open sockets there ('self' covers their ow
     CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"].append(
         WEBSOCKET_ORIGIN.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
     )
+
+
+def websocket_origin_problem(origin: str) -> str | None:
+    """Why `origin` is no entry of WEBSOCKET_ALLOWED_ORIGINS (`*` aside), or None."""
+    parts = urlsplit(origin)
+    try:
+        parts.port  # noqa: B018 (urlsplit reads the port only when asked)
+    except ValueError:
+        return "its port is not a number"
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+        return "it is not an origin scheme://host[:port] (http or https, no path)"
+    return None
+
+
+# The origins of the pages that may open these sockets, `scheme://host[:port]` as Channels'
+# OriginValidator compares them (yukon_site/websocket_origins.py); a socket's own origin is taken
+# too. Unset: CSRF_TRUSTED_ORIGINS, and each of ALLOWED_HOSTS at its scheme's default port (a proxy
+# in front) and at PORT, where gunicorn or runserver serve the pages (make run and make stack: 8000).
+WEBSOCKET_ALLOWED_ORIGINS = [
+    origin.rstrip("/") for origin in env.list("WEBSOCKET_ALLOWED_ORIGINS", default=[]) if origin.strip()
+] or [
+    *(origin.replace("://*.", "://.", 1) for origin in CSRF_TRUSTED_ORIGINS),  # Channels' wildcard
+    *(
+        f"{'https' if HTTPS else 'http'}://{host}{port}"
+        for host in ALLOWED_HOSTS
+        if host != "*"
+        for port in ("", f":{env.int('PORT', default=8000)}")
+    ),
+]
+for _origin in WEBSOCKET_ALLOWED_ORIGINS:
+    if _origin == "*" and not DEBUG:
+        raise ImproperlyConfigured(
+            'Production mode (DEBUG=0) refuses WEBSOCKET_ALLOWED_ORIGINS="*": a page of any site could '
+            "open a player's race sockets. Name the origins the pages are served from."
+        )
+    if _origin != "*" and (problem := websocket_origin_problem(_origin)):
+        raise ImproperlyConfigured(f"WEBSOCKET_ALLOWED_ORIGINS: {_origin!r} is refused: {problem}.")
+
 RACE_COUNTDOWN_SECONDS = env.int("RACE_COUNTDOWN_SECONDS", default=5)
 # A seated player away (no message, no ping) longer than this, once the race has started, is out.
 RACE_GRACE_SECONDS = env.int("RACE_GRACE_SECONDS", default=60)

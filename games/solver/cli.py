@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Search a Yukon deal for a win, knowing the face-down cards.",
     )
     parser.add_argument(
-        "code", metavar="CODE", nargs="?", help="a game code: YU1-C-AAAAAAB, or a whole deal's YU2-C-… (52 characters)"
+        "code", metavar="CODE", nargs="?", help="a game code: YU1-C-AAAAAAB, or a whole deal's YU2-C-…"
     )
     parser.add_argument(
         "--layout", metavar="FILE", help="a layout in the shape of `games.engine deal --json`"

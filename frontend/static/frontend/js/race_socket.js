@@ -9,8 +9,9 @@ const RETRY_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
 // for this long is deaf (the server's channel layer broke) and is closed, to come back.
 const HEARD_WITHIN_MS = 12_000;
 const SILENT = 4000; // this page's own closing code for a deaf connection
-// The server's closing codes that no retry changes: not signed in, another origin, no such race.
-export const CLOSED_FOR_GOOD = Object.freeze({ 4401: "signed_out", 4403: "origin", 4404: "race_not_found" });
+// The server's closing codes that no retry changes: not signed in, no such race. (A page of another
+// origin is refused at the handshake: it sees the connection fail.)
+export const CLOSED_FOR_GOOD = Object.freeze({ 4401: "signed_out", 4404: "race_not_found" });
 
 /**
  * The socket's address: `origin` (the site's WEBSOCKET_ORIGIN, http(s) or ws(s); "" for the
