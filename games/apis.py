@@ -27,7 +27,6 @@ from games.game_serializers import (
     IssuedGameOutputSerializer,
     held_game_data,
 )
-from games.hidden_games import GameNotStarted, NothingExposed
 from games.models import CODE_LENGTH, IssuedGame, RulesChoice
 from games.selectors import (
     issued_games_unplayed,
@@ -36,15 +35,7 @@ from games.selectors import (
     submission_list_for_owner,
 )
 from games.services import (
-    ClientIdConflict,
-    GameAlreadyUsed,
-    GameNotFound,
-    GameNotYours,
-    GameServiceError,
-    PrefixConflict,
     SubmissionInput,
-    SubmissionInvalid,
-    TooManyUnplayedGames,
     game_issue,
     submission_create,
     submissions_sweep_when_due,
@@ -61,24 +52,6 @@ from yukon_site.api_schema import NOT_SIGNED_IN, REFUSAL, THROTTLED, paginated
 
 # A code field's longest input: the longest code (a YU2 code's 52 characters) and white space around it.
 CODE_INPUT_LENGTH = CODE_LENGTH
-
-ERROR_STATUS = {
-    GameNotFound: status.HTTP_404_NOT_FOUND,
-    GameNotYours: status.HTTP_403_FORBIDDEN,
-    GameAlreadyUsed: status.HTTP_409_CONFLICT,
-    ClientIdConflict: status.HTTP_409_CONFLICT,
-    TooManyUnplayedGames: status.HTTP_409_CONFLICT,
-    PrefixConflict: status.HTTP_409_CONFLICT,
-    NothingExposed: status.HTTP_400_BAD_REQUEST,
-    GameNotStarted: status.HTTP_409_CONFLICT,
-}
-
-
-def refusal_response(error: GameServiceError) -> Response:
-    if isinstance(error, SubmissionInvalid):
-        return Response(error.errors, status=status.HTTP_400_BAD_REQUEST)
-    return Response({"detail": error.message, "code": error.code}, status=ERROR_STATUS[type(error)])
-
 
 # --- Strict JSON types (yukon_site/api_input.py) ------------------------------------------------
 
@@ -189,10 +162,7 @@ class GameIssueApi(APIView):
     def post(self, request):
         serializer = self.GameIssueInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            games = game_issue(user=request.user, **serializer.validated_data)
-        except GameServiceError as error:
-            return refusal_response(error)
+        games = game_issue(user=request.user, **serializer.validated_data)
         hidden = serializer.validated_data["hidden"]
         output = (HiddenGameOutputSerializer if hidden else IssuedGameOutputSerializer)(games, many=True)
         return Response(output.data, status=status.HTTP_201_CREATED)
@@ -350,10 +320,7 @@ class SubmissionsApi(APIView):
             client_version=values["client_version"],
             assisted=values["assisted"],
         )
-        try:
-            submission, created = submission_create(user=request.user, data=data)
-        except GameServiceError as error:
-            return refusal_response(error)
+        submission, created = submission_create(user=request.user, data=data)
         return Response(
             SubmissionAcceptedSerializer(submission).data,
             status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK,

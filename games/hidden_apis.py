@@ -18,16 +18,11 @@ from games.apis import (
     THROTTLED,
     MillisecondsListField,
     StrictCharField,
-    refusal_response,
 )
+from games.errors import GameNotFound
 from games.game_serializers import GameDetailOutputSerializer, RevealOutputSerializer
 from games.hidden_games import game_get_for_owner, game_reveal
-from games.services import GameNotFound, GameServiceError
 from games.throttles import GameRevealThrottle
-
-
-def _not_found(game_id: int) -> Response:
-    return refusal_response(GameNotFound(f"you hold no game {game_id}"))
 
 
 class GameDetailApi(APIView):
@@ -49,12 +44,9 @@ class GameDetailApi(APIView):
         },
     )
     def get(self, request, game_id: int):
-        try:
-            game = game_get_for_owner(user=request.user, game_id=game_id)
-        except GameServiceError as error:
-            return refusal_response(error)
+        game = game_get_for_owner(user=request.user, game_id=game_id)
         if game is None:
-            return _not_found(game_id)
+            raise GameNotFound(f"you hold no game {game_id}")
         return Response(GameDetailOutputSerializer(game).data)
 
 
@@ -106,8 +98,5 @@ class GameRevealApi(APIView):
     def post(self, request, game_id: int):
         serializer = self.GameRevealInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            revealed = game_reveal(user=request.user, game_id=game_id, **serializer.validated_data)
-        except GameServiceError as error:
-            return refusal_response(error)
+        revealed = game_reveal(user=request.user, game_id=game_id, **serializer.validated_data)
         return Response(RevealOutputSerializer(revealed).data)

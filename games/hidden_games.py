@@ -20,27 +20,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import CARD_NAMES, Game, HiddenCardGame, Place, Refusal, dealt_card, visible_deal
+from games.errors import (
+    GameAlreadyUsed,
+    GameNotFound,
+    GameNotStarted,
+    NothingExposed,
+    PrefixConflict,
+    SubmissionInvalid,
+)
 from games.hidden_record import prefix_conflict, prefix_mismatch
 from games.models import IssuedGame, Reveal, Submission
 from games.selectors import game_expiry_cutoff
-from games.services import (
-    GameAlreadyUsed,
-    GameNotFound,
-    GameServiceError,
-    PrefixConflict,
-    SubmissionInvalid,
-    log_and_times_errors,
-)
-
-
-class NothingExposed(GameServiceError):
-    code = "nothing_exposed"
-
-
-class GameNotStarted(GameServiceError):
-    """A race's game before its countdown ends: it is issued for the race's start."""
-
-    code = "game_not_started"
+from games.services import log_and_times_errors
 
 
 @dataclass(frozen=True)

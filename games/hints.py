@@ -36,9 +36,9 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games.engine import Game, GameCode, InvalidCodeError, verify
+from games.errors import HintOnRankedGame, HintTicketUnknown, SubmissionInvalid
 from games.models import HintUse, IssuedGame, SolvedDeal
 from games.selectors import deal_under_wraps
-from games.services import GameServiceError, SubmissionInvalid
 from games.solver import Position, solve
 
 logger = logging.getLogger(__name__)
@@ -69,14 +69,6 @@ def searching_seconds() -> int:
 
 # Eager mode: one search at a time in a process, whatever its threads.
 _eager_search = threading.Lock()
-
-
-class HintOnRankedGame(GameServiceError):
-    code = "ranked_game_in_play"
-
-
-class HintTicketUnknown(GameServiceError):
-    code = "not_found"
 
 
 @dataclass(frozen=True)

@@ -23,60 +23,20 @@ from django.utils import timezone
 from games import hooks
 from games.dealing import hidden_deal_draw, open_deal_draw
 from games.engine import GameCode, InvalidCodeError, InvalidMoveError, Rules, parse_log
+from games.errors import (
+    ClientIdConflict,
+    GameAlreadyUsed,
+    GameNotFound,
+    GameNotYours,
+    PrefixConflict,
+    SubmissionInvalid,
+    TooManyUnplayedGames,
+)
 from games.hidden_record import deal_commitment, deal_secret, prefix_conflict
 from games.models import IssuedGame, RulesChoice, Submission
 from games.selectors import game_expiry_cutoff
 
 logger = logging.getLogger(__name__)
-
-
-# --- Errors a caller can show -------------------------------------------------------------------
-
-
-class GameServiceError(Exception):
-    """A refusal with a stable `code` and a sentence for the player."""
-
-    code = "refused"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class TooManyUnplayedGames(GameServiceError):
-    code = "too_many_unplayed"
-
-
-class GameNotFound(GameServiceError):
-    code = "game_not_found"
-
-
-class GameNotYours(GameServiceError):
-    code = "game_not_yours"
-
-
-class GameAlreadyUsed(GameServiceError):
-    code = "game_used"
-
-
-class ClientIdConflict(GameServiceError):
-    code = "client_id_conflict"
-
-
-class PrefixConflict(GameServiceError):
-    """A hidden-card game's log that does not extend the prefix the server has recorded."""
-
-    code = "prefix_conflict"
-
-
-class SubmissionInvalid(GameServiceError):
-    """Field errors: {field: [message or {index, token, code, message}]}."""
-
-    code = "invalid"
-
-    def __init__(self, errors: dict[str, list]) -> None:
-        super().__init__("the submission is not valid")
-        self.errors = errors
 
 
 # --- Issuing ranked games -----------------------------------------------------------------------

@@ -14,9 +14,9 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from games.apis import CODE_INPUT_LENGTH, NOT_SIGNED_IN, THROTTLED, StrictCharField, refusal
-from games.hints import Hint, HintOnRankedGame, HintTicketUnknown, hint_ask, hint_read
+from games.errors import HintOnRankedGame, HintTicketUnknown
+from games.hints import Hint, hint_ask, hint_read
 from games.models import RulesChoice
-from games.services import SubmissionInvalid
 from games.solving import deal_pool_grow_in_request, winnable_codes_sample
 from games.throttles import HintReadThrottle, HintThrottle, WinnableDealsThrottle
 from yukon_site.api_input import query_data
@@ -126,12 +126,7 @@ class HintApi(APIView):
     def post(self, request):
         serializer = self.HintInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            hint = hint_ask(user=request.user, **serializer.validated_data)
-        except SubmissionInvalid as error:
-            return Response(error.errors, status=status.HTTP_400_BAD_REQUEST)
-        except HintOnRankedGame as error:
-            return Response({"detail": error.message, "code": error.code}, status=status.HTTP_403_FORBIDDEN)
+        hint = hint_ask(user=request.user, **serializer.validated_data)
         return hint_response(request, hint)
 
 
@@ -159,8 +154,5 @@ class HintTicketApi(APIView):
         },
     )
     def get(self, request, ticket: str):
-        try:
-            hint = hint_read(user=request.user, ticket=ticket)
-        except HintTicketUnknown as error:
-            return Response({"detail": error.message, "code": error.code}, status=status.HTTP_404_NOT_FOUND)
+        hint = hint_read(user=request.user, ticket=ticket)
         return hint_response(request, hint)

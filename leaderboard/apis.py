@@ -68,7 +68,7 @@ from leaderboard.selectors import (
     leaderboard_page,
     player_best_results,
 )
-from leaderboard.services import DailyGamePlayed, daily_deal_pick, daily_game_issue
+from leaderboard.services import daily_deal_pick, daily_game_issue
 from leaderboard.summaries import (
     ReplayHidden,
     deal_summary,
@@ -455,10 +455,7 @@ class DailyGameApi(APIView):
     def post(self, request):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        try:
-            game, issued = daily_game_issue(user=request.user, rules=serializer.validated_data["rules"])
-        except DailyGamePlayed as error:
-            return Response({"detail": str(error), "code": error.code}, status=status.HTTP_409_CONFLICT)
+        game, issued = daily_game_issue(user=request.user, rules=serializer.validated_data["rules"])
         data = HeldHiddenGameOutputSerializer(game).data
         return Response(data, status=status.HTTP_201_CREATED if issued else status.HTTP_200_OK)
 

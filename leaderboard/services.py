@@ -30,6 +30,7 @@ from leaderboard.index import EntryDetails, IndexChange
 from leaderboard.indexing import index_changes_schedule
 from leaderboard.models import BoardEntry, DailyDeal, LogFingerprint, ReplayFlag
 from leaderboard.selectors import board_sizes, daily_deal_cache_clear, entry_ranks
+from yukon_site.api_errors import ApplicationError
 
 logger = logging.getLogger(__name__)
 
@@ -337,10 +338,10 @@ def daily_deal_pick(*, date: dt.date, rules: str) -> DailyDeal:
     return deal
 
 
-class DailyGamePlayed(Exception):
+class DailyGamePlayed(ApplicationError):
     """The player's daily-deal game of this rule set and day is over: one attempt a day."""
 
-    code = "daily_played"
+    status, code = 409, "daily_played"
 
 
 def daily_game_issue(*, user, rules: str, now: dt.datetime | None = None) -> tuple[IssuedGame, bool]:

@@ -23,12 +23,6 @@ from races import matching, selectors, services
 from races.models import Race
 from yukon_site.api_input import StrictBooleanField, StrictCharField, StrictIntegerField
 
-REFUSAL_STATUS = {
-    services.RaceNotFound: status.HTTP_404_NOT_FOUND,
-    services.NotHost: status.HTTP_403_FORBIDDEN,
-    services.NotSeated: status.HTTP_403_FORBIDDEN,
-}
-
 
 class RaceSerializer(serializers.Serializer):
     """A race as GET /api/races/<id>/ answers it (races.selectors.race_view)."""
@@ -59,13 +53,6 @@ class RaceSerializer(serializers.Serializer):
 
 # The name the race's operations use.
 RACE = RaceSerializer
-
-
-def _refused(error: services.RaceError) -> Response:
-    return Response(
-        {"detail": error.message, "code": error.code},
-        status=REFUSAL_STATUS.get(type(error), status.HTTP_409_CONFLICT),
-    )
 
 
 def _race(request, race, *, code: int = status.HTTP_200_OK) -> Response:
@@ -151,7 +138,7 @@ class RaceDetailApi(APIView):
     def get(self, request, race_id: str):
         race = selectors.race_get(race_id)
         if race is None:
-            return _refused(services.RaceNotFound(f"there is no race {race_id}"))
+            raise services.RaceNotFound(f"there is no race {race_id}")
         if services.race_tick(public_id=race_id):  # a race nobody watches moves on when read
             race = selectors.race_get(race_id)
         return Response(selectors.race_view(race, viewer=request.user))
@@ -171,10 +158,7 @@ def _action(operation_id: str, summary: str, refusals: str, service):
             },
         )
         def post(self, request, race_id: str):
-            try:
-                race = service(user=request.user, public_id=race_id)
-            except services.RaceError as error:
-                return _refused(error)
+            race = service(user=request.user, public_id=race_id)
             return _race(request, race)
 
     RaceActionApi.__name__ = RaceActionApi.__qualname__ = (

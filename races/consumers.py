@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
 
-from games.services import GameServiceError, SubmissionInvalid
+from games.errors import GameServiceError, SubmissionInvalid
 from races import selectors, services
 from races.room import group_name
 

@@ -17,9 +17,10 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from games.errors import GameServiceError
 from games.hidden_games import Progress, game_progress_record, game_result_from_record
 from games.models import IssuedGame, Submission
-from games.services import GameServiceError, contest_games_issue, contest_games_unseal
+from games.services import contest_games_issue, contest_games_unseal
 from races import room
 from races.models import Race, RaceSeat
 from races.settling import race_places_settle
@@ -31,11 +32,13 @@ MIN_SEATS, MAX_SEATS = 2, 6
 
 
 class RaceError(GameServiceError):
+    """A refusal of the races app (409 unless it says otherwise)."""
+
     code = "race_refused"
 
 
 class RaceNotFound(RaceError):
-    code = "race_not_found"
+    status, code = 404, "race_not_found"
 
 
 class RaceFull(RaceError):
@@ -51,11 +54,11 @@ class RaceStarted(RaceError):
 
 
 class NotHost(RaceError):
-    code = "not_host"
+    status, code = 403, "not_host"
 
 
 class NotSeated(RaceError):
-    code = "not_seated"
+    status, code = 403, "not_seated"
 
 
 class TooFewPlayers(RaceError):

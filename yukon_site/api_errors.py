@@ -23,7 +23,8 @@ from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
-from rest_framework.views import exception_handler
+from rest_framework.response import Response
+from rest_framework.views import exception_handler, set_rollback
 
 logger = logging.getLogger(__name__)
 
@@ -52,10 +53,30 @@ def request_too_large() -> JsonResponse:
     )
 
 
+class ApplicationError(Exception):
+    """A refusal a service raises (HackSoft's pattern): an HTTP `status`, a stable `code`, and a
+    sentence for the player. Each app keeps its own in its `errors.py`; `api_exception_handler`
+    renders them, so API views never catch them."""
+
+    status = 409
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def response_data(self) -> dict:
+        return {"detail": self.message, "code": self.code}
+
+
 def api_exception_handler(exc: Exception, context: dict) -> HttpResponse | None:
-    """DRF's handler, plus a database outage (503) and a body over the limit (413).
+    """DRF's handler, plus the services' refusals (`ApplicationError`), a database outage (503)
+    and a body over the limit (413).
 
     Any other exception goes on to Django (None), which logs it and calls `server_error`."""
+    if isinstance(exc, ApplicationError):
+        set_rollback()
+        return Response(exc.response_data(), status=exc.status)
     if isinstance(exc, DATABASE_ERRORS):
         logger.warning("database unavailable", extra={"error": repr(exc)[:300]})
         return database_unavailable()

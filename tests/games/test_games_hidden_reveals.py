@@ -13,9 +13,10 @@ from hidden_helpers import exposing_prefixes, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
 from games.engine import CARD_NAMES, Game, dealt_card, verify
+from games.errors import GameServiceError, PrefixConflict
 from games.hidden_games import RevealedCard, game_reveal
 from games.models import IssuedGame, Reveal
-from games.services import GameServiceError, PrefixConflict, game_issue
+from games.services import game_issue
 
 pytestmark = pytest.mark.django_db
 

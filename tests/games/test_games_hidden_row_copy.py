@@ -12,9 +12,9 @@ from django.utils import timezone
 from games_helpers import CLASSIC_WIN, paced
 from hidden_helpers import exposing_prefixes, issue_hidden, reveal_along
 
+from games.errors import GameServiceError
 from games.hidden_games import game_reveal
 from games.models import IssuedGame, Reveal
-from games.services import GameServiceError
 
 WIN_LOG = CLASSIC_WIN["log"]
 TOKENS = WIN_LOG.split()

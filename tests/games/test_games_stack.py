@@ -17,8 +17,9 @@ from django.utils import timezone
 from games_helpers import CLASSIC_WIN, WINS, body, paced
 from rest_framework.test import APIClient
 
+from games.errors import GameAlreadyUsed
 from games.models import Submission
-from games.services import GameAlreadyUsed, SubmissionInput, submission_create
+from games.services import SubmissionInput, submission_create
 from games.verification import submissions_sweep
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]

@@ -11,11 +11,11 @@ from django.utils import timezone
 from race_play import CLASSIC_WIN, paced, play, seats_of, server_time, started_race, submit
 
 from games.engine import CARD_NAMES
+from games.errors import PrefixConflict, SubmissionInvalid
 from games.hidden_games import game_reveal
 from games.hidden_record import deal_commitment
 from games.models import IssuedGame, Submission
 from games.selectors import game_code_public, issued_games_unplayed
-from games.services import PrefixConflict, SubmissionInvalid
 from leaderboard.models import BoardEntry
 from races import services
 from races.models import Race, RaceSeat, Rating
