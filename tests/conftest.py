@@ -82,6 +82,37 @@ def _no_solver_search_behind_requests(settings):
     settings.SOLVER_YIELD = False
 
 
+# --- Players ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_player(db):
+    """`make_player(name=None, **fields)`: a player made as an account is (factories.player_make)."""
+    from factories import player_make
+
+    return player_make
+
+
+@pytest.fixture
+def player(make_player):
+    return make_player("alice")
+
+
+@pytest.fixture
+def other_player(make_player):
+    return make_player("bob")
+
+
+@pytest.fixture
+def api(player):
+    """An API client signed in as `player`."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_login(player)
+    return client
+
+
 @pytest.fixture
 def issue_known_deals():
     """`issue_known_deals(code, ...)`: from now until the test ends, the server deals these codes'

@@ -29,6 +29,7 @@ from urllib.parse import urlencode, urlparse, urlunparse
 from urllib.request import HTTPCookieProcessor, Request, build_opener
 
 import pytest
+from factories import free_port
 
 pytestmark = pytest.mark.stack
 
@@ -40,12 +41,6 @@ WIN = next(
     if case["code"].startswith("YU1-C-")
 )
 SETTLE_S = 60
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(check, timeout: float, what: str):

@@ -5,6 +5,7 @@ scheme, host and port of the handshake's Origin, as Channels' OriginValidator co
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -30,7 +31,10 @@ def handshake(origin: str | None, host: str = "127.0.0.1:8001") -> dict:
         await communicator.disconnect()
         return {"accepted": accepted, "closed": closed}
 
-    return async_to_sync(connect)()
+    # In a thread of its own: this process's main thread may hold a running event loop (pytest-
+    # playwright's, left by a browser test earlier in the run), where async_to_sync refuses to run.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(async_to_sync(connect)).result()
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from factories import PASSWORD  # noqa: E402, F401 (the password of every test player: the journeys sign in with it)
 from playwright.sync_api import Page, expect
 
 from games.engine import FOUNDATION, UNDO, Game, Move, card_name, verify
@@ -278,14 +279,14 @@ def wait_for_moves(page: Page, moves: int) -> None:
 
 # --- players, ranked deals and recorded wins, through the real services -----------------------
 
-PASSWORD = "a-long-pass-phrase"
 WIN = '[data-dialog="win"]'
 
 
 def make_player(name: str):
-    from django.contrib.auth import get_user_model
+    """A player for a browser test (factories.player_make: the password PASSWORD)."""
+    from factories import player_make
 
-    return get_user_model().objects.create_user(username=name, email=f"{name}@example.com", password=PASSWORD)
+    return player_make(name)
 
 
 def sign_in(context, base_url: str, user) -> None:

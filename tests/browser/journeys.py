@@ -23,7 +23,6 @@ import random
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from urllib.error import HTTPError, URLError
 from urllib.parse import urlparse, urlunparse
 from urllib.request import urlopen
 
+from factories import free_port
 from helpers import BAR, READY, WIN, pause, play_token, wait_for_moves
 from playwright.sync_api import Page, expect
 
@@ -59,12 +59,6 @@ MOVE_GAP_S = (0.2, 0.3)  # a human pace between two moves
 
 
 # --- the server process ---------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _settings_variables() -> set[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
-from games_helpers import AN_HOUR_AGO, CLASSIC_WIN, leaderboard_present
+from games_helpers import AN_HOUR_AGO, CLASSIC_WIN
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -13,44 +13,8 @@ from games.services import game_issue
 
 
 @pytest.fixture(autouse=True)
-def _leaderboard_seam(settings):
-    """Until the leaderboard's services exist, the seam is switched off (the setting's documented off)."""
-    if not leaderboard_present():
-        settings.LEADERBOARD_RESULT_RECORDER = None
-        settings.LEADERBOARD_PLAYER_REBUILD = None
-
-
-@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def make_player(db):
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None) -> User:
-        name = name or f"player{next(counter)}"
-        return User.objects.create_user(name, f"{name}@example.com", "a-long-pass-phrase")
-
-    return make
-
-
-@pytest.fixture
-def player(make_player) -> User:
-    return make_player("alice")
-
-
-@pytest.fixture
-def other_player(make_player) -> User:
-    return make_player("bob")
-
-
-@pytest.fixture
-def api(player) -> APIClient:
-    client = APIClient()
-    client.force_login(player)
-    return client
 
 
 @pytest.fixture

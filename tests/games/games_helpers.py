@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import uuid
 from datetime import timedelta
@@ -74,13 +73,3 @@ def expected_score(log: str, code: str) -> int:
 
 
 AN_HOUR_AGO = timedelta(hours=1)
-
-
-def leaderboard_present() -> bool:
-    """The leaderboard app is usable: its services module and its tables (a migration) exist."""
-    try:
-        if importlib.util.find_spec("leaderboard.services") is None:
-            return False
-    except ModuleNotFoundError:
-        return False
-    return any((PROJECT_DIR / "leaderboard" / "migrations").glob("0001_*.py"))

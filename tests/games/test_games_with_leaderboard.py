@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from games_helpers import CLASSIC_WIN, body, leaderboard_present
+from games_helpers import CLASSIC_WIN, body
 
 from accounts.services import user_delete, user_suspend, user_unsuspend
 from games.models import Submission
@@ -11,7 +11,6 @@ from games.services import submission_void
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(not leaderboard_present(), reason="the leaderboard app is not there yet"),
 ]
 
 

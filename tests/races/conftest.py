@@ -5,24 +5,12 @@ from __future__ import annotations
 import pytest
 from race_play import CLASSIC_WIN
 
-from accounts.models import User
 from games.engine import GameCode
 
 
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def make_player(db):
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None) -> User:
-        name = name or f"racer{next(counter)}"
-        return User.objects.create_user(name, f"{name}@example.com", "a-long-pass-phrase")
-
-    return make
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from factories import free_port
 from race_play import CLASSIC_WIN, off_the_event_loop
-from test_race_stack import Daphne, connect, free_port
+from test_race_stack import Daphne, connect
 from websockets.exceptions import ConnectionClosed
 
 from games.engine import Game

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from django.utils import timezone
+from factories import free_port
 from race_play import CLASSIC_WIN, off_the_event_loop
 
 from games.engine import Game
@@ -30,12 +31,6 @@ WIN = CLASSIC_WIN["log"]
 STEP_MS = 200  # the page's clock between two moves (the server's checks: 40 ms, 150 ms on average)
 # Generous waits for a busy 2-core machine; none of them is a speed requirement.
 START_S, MESSAGE_S, VERDICT_S = 120, 60, 120
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Daphne:
