@@ -57,7 +57,13 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.username
+        return public_name_of(display_name=self.display_name, username=self.username)
+
+
+def public_name_of(*, display_name: str, username: str) -> str:
+    """The name a player is shown by: the display name, else the username (also for rows read
+    without a User, e.g. a board's names in raw SQL)."""
+    return display_name or username
 
 
 # ACCOUNT_USERNAME_VALIDATORS: usernames follow the display-name rule (allauth also checks uniqueness).

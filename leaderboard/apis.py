@@ -515,7 +515,7 @@ class PlayerSummaryApi(APIView):
         for rules, best in player_best_results(user=user).items():
             summary["rules"][rules]["best"] = best_result_data(request, best)
         data = {
-            "player": {"name": getattr(user, "display_name", "") or user.username},
+            "player": {"name": user.public_name},
             "rules": summary["rules"],
             "unranked_wins": [result_data(request, result) for result in summary["unranked_wins"]],
             "recent": [result_data(request, result) for result in summary["recent"]],
@@ -589,7 +589,7 @@ class ReplayDetailApi(APIView):
             "code": submission.code if code_public else None,
             "deal": None if code_public else game_known_deal(submission.game),
             "rules": submission.rules,
-            "player": {"name": getattr(user, "display_name", "") or user.username},
+            "player": {"name": user.public_name},
             "log": submission.log.split(),
             "move_times_ms": submission.move_times_ms,
             "score": submission.score,

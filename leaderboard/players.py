@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from accounts.models import public_name_of
 from leaderboard.histogram_index import HistogramBoardIndex
 from leaderboard.index import EntryDetails, IndexItem, IndexSlice, member_for, user_for
 from leaderboard.indexing import INDEX_ERRORS, BoardIndex, board_index, index_failed
@@ -75,7 +76,10 @@ def player_names(user_ids: list[int]) -> dict[int, str]:
         return names
     marks = ", ".join(["%s"] * len(missing))
     sql = f"SELECT id, display_name, username FROM {_USER} WHERE id IN ({marks})"
-    found = {user_id: display_name or username for user_id, display_name, username in _rows(sql, missing)}
+    found = {
+        user_id: public_name_of(display_name=display_name, username=username)
+        for user_id, display_name, username in _rows(sql, missing)
+    }
     names.update(found)
     if index is not None and found:
         _keep(index, _names_key(index.prefix), {member_for(user_id): name for user_id, name in found.items()})

@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.models import Count
 from django.utils.dateparse import parse_datetime
 
+from accounts.models import public_name_of
 from games.models import Submission
 from leaderboard.boards import RULES, sort_key_parts
 from leaderboard.hot_pages import hot_page
@@ -93,7 +94,8 @@ def _entry(row: tuple, rank: int) -> RankedEntry:
         row
     )
     return RankedEntry(
-        rank=rank, user_id=user_id, name=display_name or username, score=score, moves=moves,
+        rank=rank, user_id=user_id, name=public_name_of(display_name=display_name, username=username),
+        score=score, moves=moves,
         duration_ms=duration_ms, achieved_at=_moment(achieved_at), submission_id=submission_id, code=code,
         sort_key=sort_key,
     )  # fmt: skip
