@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User, name_validator
 from accounts.selectors import display_name_taken
-from games import hooks
+from games import results
 from leaderboard.players import player_names_forget
 
 logger = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ def user_delete(*, user: User) -> None:
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user_id).update(is_active=False)
         detached = user.submissions.update(user=None)
-        hooks.player_entries_rebuild(user_id=user_id)
+        results.player_results_changed(user_id=user_id)
         User.objects.filter(pk=user_id).delete()
     player_names_forget(user_id=user_id, names=[user.public_name])
     logger.info("account deleted", extra={"user_id": user_id, "detached_submissions": detached})
@@ -91,7 +91,7 @@ def user_suspend(*, user: User, reason: str) -> User:
         User.objects.select_for_update().filter(pk=user.pk).update(
             is_suspended=True, suspension_reason=reason, suspended_at=now
         )
-        hooks.player_entries_rebuild(user_id=user.pk)
+        results.player_results_changed(user_id=user.pk)
     user.is_suspended, user.suspension_reason, user.suspended_at = True, reason, now
     logger.info("player suspended", extra={"user_id": user.pk, "reason": reason})
     return user
@@ -103,7 +103,7 @@ def user_unsuspend(*, user: User) -> User:
         User.objects.select_for_update().filter(pk=user.pk).update(
             is_suspended=False, suspension_reason="", suspended_at=None
         )
-        hooks.player_entries_rebuild(user_id=user.pk)
+        results.player_results_changed(user_id=user.pk)
     user.is_suspended, user.suspension_reason, user.suspended_at = False, "", None
     logger.info("player unsuspended", extra={"user_id": user.pk})
     return user

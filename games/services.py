@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import hooks
+from games import results
 from games.dealing import hidden_deal_draw, open_deal_draw
 from games.engine import GameCode, InvalidCodeError, InvalidMoveError, Rules, parse_log
 from games.errors import (
@@ -293,7 +293,7 @@ def _store(*, user, data: SubmissionInput, game_code: GameCode | None, body_hash
             _recorded_prefix_check(game_id=data.game_id, data=data)
         if contest:
             game_ids = [data.game_id]
-            transaction.on_commit(lambda: hooks.contest_results_changed(game_ids=game_ids), robust=True)
+            transaction.on_commit(lambda: results.contest_results_changed(game_ids=game_ids), robust=True)
     else:
         code, rules = str(game_code), game_code.rules.value
     return Submission.objects.create(
@@ -385,7 +385,7 @@ def submission_void(*, submission: Submission, voided: bool = True) -> Submissio
         Submission.objects.filter(pk=submission.pk).update(voided=voided)
         submission.voided = voided
         if submission.user_id is not None:
-            hooks.player_entries_rebuild(user_id=submission.user_id)
+            results.player_results_changed(user_id=submission.user_id)
     logger.info(
         "submission voided" if voided else "submission restored", extra={"submission_id": submission.pk}
     )

@@ -16,6 +16,7 @@ import logging
 from dataclasses import asdict, dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime, timedelta
+from functools import partial
 
 import redis
 from django.conf import settings
@@ -24,7 +25,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from games import hooks
+from games import results
 from games.engine import ENGINE_VERSION, InvalidCodeError, verify
 from games.engine.errors import REFUSAL_CODES
 from games.engine.move import MOVES_BY_TEXT, UNDO
@@ -363,12 +364,13 @@ def _settle(
                 counted.append(submission)
         if counted:
             by_id = {submission.pk: submission for submission in counted}
-            for submission_id, places in hooks.results_record(submissions=counted).items():
-                hooks.places_store_on(by_id[submission_id], places)
+            for submission_id, places in results.results_record(submissions=counted).items():
+                results.places_store_on(by_id[submission_id], places)
             deals_par_request(codes=[submission.code for submission in counted])
         _verdicts_store(submissions)
         if contest_games := [s.game_id for s in submissions if s.game_id is not None and s.game.contest]:
-            transaction.on_commit(lambda: hooks.contest_results_changed(game_ids=contest_games), robust=True)
+            told = partial(results.contest_results_changed, game_ids=contest_games)
+            transaction.on_commit(told, robust=True)
     for submission in submissions:
         logger.info(
             "submission settled",
@@ -487,7 +489,7 @@ def submission_reverify(*, submission: Submission, now: datetime | None = None) 
             **({"settled_at": now or timezone.now(), "ranks": {}, "ranks_of": {}} if changed else {}),
         )
         if changed and submission.user_id is not None:
-            hooks.player_entries_rebuild(user_id=submission.user_id)
+            results.player_results_changed(user_id=submission.user_id)
             if judgement.counts and not submission.assisted and not submission.voided:
                 _ranks_store(submission, judgement)
     if changed:
@@ -502,8 +504,8 @@ def _ranks_store(submission: Submission, judgement: Judgement) -> None:
     boards are those of its receipt time (a week or day board of the past, for an old result)."""
     for field, value in judgement.fields().items():
         setattr(submission, field, value)
-    places = hooks.results_record(submissions=[submission]).get(submission.pk, {})
+    places = results.results_record(submissions=[submission]).get(submission.pk, {})
     if places:
-        hooks.places_store_on(submission, places)
+        results.places_store_on(submission, places)
         stored = {"ranks": submission.ranks, "ranks_of": submission.ranks_of}
         Submission.objects.filter(pk=submission.pk).update(**stored)

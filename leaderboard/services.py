@@ -1,8 +1,7 @@
 """Writes of the leaderboard: entries from verified wins, a player's rebuild, daily deals.
 
-`results_record` and `player_entries_rebuild` are the seam called by games (through the
-settings LEADERBOARD_RESULT_RECORDER / LEADERBOARD_PLAYER_REBUILD), inside the transaction
-that changes the results. PostgreSQL is written at once; Redis after the commit.
+`results_record` and `player_entries_rebuild` listen to games' results (games/results.py,
+registered in LeaderboardConfig.ready()), inside the transaction that changes the results. PostgreSQL is written at once; Redis after the commit.
 """
 
 from __future__ import annotations

@@ -461,7 +461,7 @@ def _result_of(seat: RaceSeat) -> Submission | None:
 
 
 def contest_results_changed(*, game_ids: list[int]) -> None:
-    """The games' hook (CONTEST_RESULTS_HOOK): a seat's result was stored or settled."""
+    """A contest listener of games (games/results.py): a seat's result was stored or settled."""
     races = (
         Race.objects.filter(seat_rows__game_id__in=game_ids).values_list("public_id", flat=True).distinct()
     )

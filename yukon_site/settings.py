@@ -372,18 +372,6 @@ SUBMISSION_SWEEP_AFTER_SECONDS = env.int("SUBMISSION_SWEEP_AFTER_SECONDS", defau
 # this many batches before it hands over to a new task.
 SUBMISSION_VERIFY_BATCH = env.int("SUBMISSION_VERIFY_BATCH", default=50)
 SUBMISSION_VERIFY_DRAIN_BATCHES = env.int("SUBMISSION_VERIFY_DRAIN_BATCHES", default=20)
-# The seam to the leaderboard: games calls these by name and never imports leaderboard.
-# Empty (env "") switches the call off.
-LEADERBOARD_RESULT_RECORDER = env.str(
-    "LEADERBOARD_RESULT_RECORDER", default="leaderboard.services.results_record"
-) or None
-LEADERBOARD_PLAYER_REBUILD = env.str(
-    "LEADERBOARD_PLAYER_REBUILD", default="leaderboard.services.player_entries_rebuild"
-) or None
-# A contest game's result stored or settled: the race moves on (places, rating, the room told).
-CONTEST_RESULTS_HOOK = (
-    env.str("CONTEST_RESULTS_HOOK", default="races.services.contest_results_changed") or None
-)
 CELERY_BEAT_SCHEDULE.update(
     {
         "games-submissions-sweep": {

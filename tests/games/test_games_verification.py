@@ -13,6 +13,7 @@ from games_helpers import CLASSIC_WIN, body
 
 from accounts.services import user_suspend, user_unsuspend
 from games.models import Submission
+from games.results import listeners_replaced
 from games.services import submission_void
 from games.verification import (
     submission_verify,
@@ -38,11 +39,10 @@ def spy_rebuild(*, user_id):
 
 
 @pytest.fixture
-def seam_spy(settings):
+def seam_spy():
     SEAM_CALLS.clear()
-    settings.LEADERBOARD_RESULT_RECORDER = f"{__name__}.spy_record"
-    settings.LEADERBOARD_PLAYER_REBUILD = f"{__name__}.spy_rebuild"
-    yield SEAM_CALLS
+    with listeners_replaced(places=[spy_record], players=[spy_rebuild]):
+        yield SEAM_CALLS
     SEAM_CALLS.clear()
 
 

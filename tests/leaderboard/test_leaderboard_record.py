@@ -6,6 +6,7 @@ import pytest
 from django.db.models import Count
 from leaderboard_factories import WINNING_CODES, best_score, player, win
 
+from games.results import listeners_replaced
 from leaderboard.models import BoardEntry, ReplayFlag
 from leaderboard.selectors import leaderboard_page
 
@@ -119,22 +120,20 @@ def test_a_log_identical_to_another_players_on_the_same_deal_is_flagged():
     assert {submission for submission, _ in flags} == {copy.pk}
 
 
-def unrecorded_wins(settings) -> list:
+def unrecorded_wins() -> list:
     """Verified wins of four players, not yet on any board: several each, ties and copies included."""
-    settings.LEADERBOARD_RESULT_RECORDER = None
     ann, bob, cid, dan = (player(name) for name in ("ann", "bob", "cid", "dan"))
-    wins = [
-        win(ann, at=NOON, extra_moves=2),
-        win(bob, at=NOON, extra_moves=1),
-        win(ann, at=NOON + dt.timedelta(minutes=1), extra_moves=1),  # ann improves
-        win(cid, at=NOON, extra_moves=1),  # bob's score in the same second: the lower id first
-        win(ann, at=NOON + dt.timedelta(minutes=2), extra_moves=1),  # equal, later: no change
-        win(dan, at=NOON, ranked=False, extra_moves=1),  # the deal board only
-        win(bob, at=NOON + dt.timedelta(days=1), code=WINNING_CODES["classic"][1]),  # another deal, day
-        win(cid, at=NOON + dt.timedelta(minutes=3), ranked=False, extra_moves=1),  # others' log: flagged
-    ]
-    settings.LEADERBOARD_RESULT_RECORDER = "leaderboard.services.results_record"
-    return wins
+    with listeners_replaced(places=[]):
+        return [
+            win(ann, at=NOON, extra_moves=2),
+            win(bob, at=NOON, extra_moves=1),
+            win(ann, at=NOON + dt.timedelta(minutes=1), extra_moves=1),  # ann improves
+            win(cid, at=NOON, extra_moves=1),  # bob's score in the same second: the lower id first
+            win(ann, at=NOON + dt.timedelta(minutes=2), extra_moves=1),  # equal, later: no change
+            win(dan, at=NOON, ranked=False, extra_moves=1),  # the deal board only
+            win(bob, at=NOON + dt.timedelta(days=1), code=WINNING_CODES["classic"][1]),  # another deal
+            win(cid, at=NOON + dt.timedelta(minutes=3), ranked=False, extra_moves=1),  # others' log: flagged
+        ]
 
 
 def board_state() -> tuple[list, list]:
@@ -152,7 +151,7 @@ def test_a_batch_records_what_one_by_one_records_and_answers_the_final_ranks(set
     from leaderboard.selectors import entry_rank_sql
     from leaderboard.services import result_record, results_record
 
-    wins = unrecorded_wins(settings)
+    wins = unrecorded_wins()
     with transaction.atomic():
         for submission in wins:
             result_record(submission=submission)

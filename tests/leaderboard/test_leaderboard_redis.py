@@ -17,6 +17,7 @@ from index_probes import (
 )
 from leaderboard_factories import WINNING_CODES, before_open_deals, best_score, player, win
 
+from games.results import listeners_replaced
 from leaderboard import histogram_build, indexing
 from leaderboard import index as index_module
 from leaderboard.indexing import index_board_rebuild
@@ -320,17 +321,16 @@ def test_ranks_of_a_batch_come_from_redis_and_equal_sql_counts(redis_index, sett
     boards = [BOARD, "classic:week:2026-W48", "classic:day:2026-11-29", "classic:day:2026-11-30"]
     for board in boards[:3]:
         index_board_rebuild(board=board)  # the next day's board stays unbuilt: SQL answers it
-    settings.LEADERBOARD_RESULT_RECORDER = None
     later = NOON + dt.timedelta(seconds=1)
-    batch = [
-        win(players[8], at=later, extra_moves=0),  # from last to third
-        win(players[7], at=later, extra_moves=1),  # past some, tied in score and second with the next
-        win(players[4], at=later, extra_moves=1),
-        win(players[0], at=later, extra_moves=3),  # worse than their entry: unchanged
-        win(players[5], at=NOON + dt.timedelta(days=1), extra_moves=2),  # a day board of its own
-        win(player("new"), at=later, extra_moves=2),  # a newcomer
-    ]
-    settings.LEADERBOARD_RESULT_RECORDER = "leaderboard.services.results_record"
+    with listeners_replaced(places=[]):  # verified, not yet on any board
+        batch = [
+            win(players[8], at=later, extra_moves=0),  # from last to third
+            win(players[7], at=later, extra_moves=1),  # past some, tied in score and second with the next
+            win(players[4], at=later, extra_moves=1),
+            win(players[0], at=later, extra_moves=3),  # worse than their entry: unchanged
+            win(players[5], at=NOON + dt.timedelta(days=1), extra_moves=2),  # a day board of its own
+            win(player("new"), at=later, extra_moves=2),  # a newcomer
+        ]
     counted = []
     original = selectors._entry_keys_sql
     monkeypatch.setattr(
