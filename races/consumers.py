@@ -19,7 +19,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
 
 from games.errors import GameServiceError, SubmissionInvalid
-from races import selectors, services
+from races import room, selectors, services
 from races.room import group_name
 
 logger = logging.getLogger(__name__)
@@ -189,9 +189,7 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
             if answer["type"] == "progress" and not self.seat.told:  # a challenge: kept until the end
                 await self.send_json(answer)
             elif answer["type"] == "progress":
-                # Encoded once here, not once a socket of the room.
-                message = {"type": "race.progress", "text": json.dumps(answer)}
-                await _told(self.channel_layer.group_send(self.group, message), race=self.race_id)
+                await room.seat_progress_tell(self.race_id, answer)
             else:
                 await self.send_json(answer)
         else:

@@ -309,17 +309,6 @@ def playing_seat(*, user, public_id: str, now: datetime | None = None) -> Playin
     return PlayingSeat(seat.pk, seat.game_id, user.public_name, public_id, told=race.kind == Race.Kind.RACE)
 
 
-def seat_progress(
-    *, user, public_id: str, log: str, move_times_ms: list[int], now: datetime | None = None
-) -> SeatFigures:
-    """`playing_seat`, then `seat_progress_record`; the room is told after the commit."""
-    seat = playing_seat(user=user, public_id=public_id, now=now)
-    figures = seat_progress_record(seat=seat, user=user, log=log, move_times_ms=move_times_ms, now=now)
-    if seat.told:
-        room.seat_progressed(public_id, {"type": "progress", **figures.to_dict()})
-    return figures
-
-
 def seat_progress_record(
     *, seat: PlayingSeat, user, log: str, move_times_ms: list[int], now: datetime | None = None
 ) -> SeatFigures:

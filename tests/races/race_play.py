@@ -16,7 +16,7 @@ from games.hidden_games import game_reveal
 from games.services import SubmissionInput, submission_create
 from races import services
 from races.models import Race, RaceSeat
-from races.services import seat_progress
+from races.services import playing_seat, seat_progress_record
 
 _CASES = json.loads((Path(__file__).resolve().parents[2] / "games/engine/vectors/logs.json").read_text())[
     "cases"
@@ -67,6 +67,13 @@ def server_time(seat: RaceSeat, page_ms: int) -> datetime:
     return seat.game.issued_at + timedelta(milliseconds=page_ms + LATENCY_MS)
 
 
+def progress(*, user, public_id: str, log: str, move_times_ms: list[int], now=None):
+    """What a seat's socket does with a move's progress (races/consumers.py): finds the seat, then
+    replays the log; the socket then tells the room, which the socket tests see."""
+    seat = playing_seat(user=user, public_id=public_id, now=now)
+    return seat_progress_record(seat=seat, user=user, log=log, move_times_ms=move_times_ms, now=now)
+
+
 def play(seat: RaceSeat, log: str, *, upto: int | None = None, progress_every: int = 1) -> list[int]:
     """Play the first `upto` tokens of `log` at the seat's table: each card it turns up revealed
     when its move is made, the race told the progress every `progress_every` moves. The times."""
@@ -81,7 +88,7 @@ def play(seat: RaceSeat, log: str, *, upto: int | None = None, progress_every: i
         if game.face_down != before:
             game_reveal(user=seat.user, game_id=seat.game_id, log=prefix, move_times_ms=prefix_times, now=now)
         if length % progress_every == 0 or length == len(tokens):
-            seat_progress(
+            progress(
                 user=seat.user, public_id=seat.race.public_id, log=prefix, move_times_ms=prefix_times, now=now
             )
     return times

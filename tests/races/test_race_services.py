@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from race_play import CLASSIC_WIN, paced, play, seats_of, server_time, started_race, submit
+from race_play import CLASSIC_WIN, paced, play, progress, seats_of, server_time, started_race, submit
 
 from games.engine import CARD_NAMES
 from games.errors import PrefixConflict, SubmissionInvalid
@@ -105,7 +105,7 @@ class TestProgress:
             if game.face_down != before:
                 break
             if length > 1:
-                services.seat_progress(
+                progress(
                     user=seat.user,
                     public_id=race.public_id,
                     log=" ".join(tokens[:length]),
@@ -113,7 +113,7 @@ class TestProgress:
                     now=server_time(seat, times[length - 1]),
                 )
         exposing = length
-        figures = services.seat_progress(
+        figures = progress(
             user=seat.user,
             public_id=race.public_id,
             log=" ".join(tokens[:exposing]),
@@ -136,7 +136,7 @@ class TestProgress:
         race = started_race(make_player)
         seat = seats_of(race)[0]
         with pytest.raises(SubmissionInvalid) as refused:
-            services.seat_progress(
+            progress(
                 user=seat.user,
                 public_id=race.public_id,
                 log="KS>F",
@@ -151,7 +151,7 @@ class TestProgress:
         tokens = WIN.split()
         times = paced(len(tokens))
         with pytest.raises(SubmissionInvalid) as refused:
-            services.seat_progress(
+            progress(
                 user=seat.user,
                 public_id=race.public_id,
                 log=" ".join(tokens[:60]),
@@ -165,7 +165,7 @@ class TestProgress:
         seat = seats_of(race)[0]
         times = play(seat, WIN, upto=12)
         with pytest.raises(PrefixConflict):
-            services.seat_progress(
+            progress(
                 user=seat.user,
                 public_id=race.public_id,
                 log="U " * 3,
@@ -177,9 +177,9 @@ class TestProgress:
         race = started_race(make_player, ago=timedelta(0))
         seat = seats_of(race)[0]
         with pytest.raises(services.RaceNotRunning):
-            services.seat_progress(user=seat.user, public_id=race.public_id, log="", move_times_ms=[])
+            progress(user=seat.user, public_id=race.public_id, log="", move_times_ms=[])
         with pytest.raises(services.NotSeated):
-            services.seat_progress(user=make_player(), public_id=race.public_id, log="", move_times_ms=[])
+            progress(user=make_player(), public_id=race.public_id, log="", move_times_ms=[])
 
 
 @pytest.mark.django_db

@@ -12,6 +12,7 @@ from django.test import Client
 from race_play import CLASSIC_WIN, off_the_event_loop, paced, play, submit
 
 from games.engine import CARD_NAMES, Game
+from games.hidden_games import game_reveal
 from races import services
 from races.models import Race
 from yukon_site.asgi import application
@@ -199,18 +200,32 @@ def test_no_socket_message_names_another_seats_card(make_player, known_deal):
     services.race_join(user=guest, public_id=race.public_id)
     race.refresh_from_db()
     host_seat = race.seat_rows.select_related("game", "user", "race").get(user=host)
-    guest_cookie = session_cookie(guest)
+    host_cookie, guest_cookie = session_cookie(host), session_cookie(guest)
 
     async def scenario():
         from channels.db import database_sync_to_async
 
-        watcher = socket(race.public_id, guest_cookie)
-        assert (await watcher.connect())[0]
-        await database_sync_to_async(play)(host_seat, WIN, upto=50)
+        watcher, playing = socket(race.public_id, guest_cookie), socket(race.public_id, host_cookie)
+        assert (await watcher.connect())[0] and (await playing.connect())[0]
+        # The host plays 50 moves at the page's table: each card asked for as it turns up, the
+        # progress sent on the host's socket every five moves (the one path to the room).
+        tokens, times, game = WIN.split()[:50], paced(50), Game(host_seat.game.code)
+        for length, token in enumerate(tokens, start=1):
+            before = game.face_down
+            game.play(token)
+            prefix, prefix_times = " ".join(tokens[:length]), times[:length]
+            if game.face_down != before:
+                await database_sync_to_async(game_reveal)(
+                    user=host, game_id=host_seat.game_id, log=prefix, move_times_ms=prefix_times
+                )
+            if length % 5 == 0:
+                await playing.send_json_to({"type": "progress", "log": prefix, "move_times_ms": prefix_times})
+                await receive_until(playing, "progress", lambda m, n=length: m["moves"] == n)
         texts = []
         while not await watcher.receive_nothing(timeout=0.5):
             texts.append(await watcher.receive_from())
         await watcher.disconnect()
+        await playing.disconnect()
         return texts
 
     texts = run(scenario)
@@ -223,3 +238,29 @@ def test_no_socket_message_names_another_seats_card(make_player, known_deal):
         for card in revealed:
             assert f'"{card}"' not in text
     assert all(card in CARD_NAMES for card in revealed)
+
+
+def test_a_challenges_progress_goes_to_its_sender_alone(make_player, known_deal):
+    """The one path of a move to the room (races/room.seat_progress_tell, from the socket): a
+    race's progress is told to every socket, a challenge's only answered to its sender."""
+    host, watcher = make_player("host"), make_player("watcher")
+    race = services.challenge_create(user=host, rules="classic")
+    host_cookie, watcher_cookie = session_cookie(host), session_cookie(watcher)
+
+    async def scenario():
+        host_socket, watching = socket(race.public_id, host_cookie), socket(race.public_id, watcher_cookie)
+        assert (await host_socket.connect())[0] and (await watching.connect())[0]
+        await receive_until(host_socket, "race", lambda m: m["race"]["state"] == "running")
+        await receive_until(watching, "race")
+        first = WIN.split()[0]
+        await host_socket.send_json_to({"type": "progress", "log": first, "move_times_ms": [500]})
+        answered = await receive_until(host_socket, "progress")
+        assert (answered["player"], answered["moves"]) == ("host", 1)
+        told = []
+        while not await watching.receive_nothing(timeout=1.0):
+            told.append((await watching.receive_json_from())["type"])
+        assert "progress" not in told, told
+        await host_socket.disconnect()
+        await watching.disconnect()
+
+    run(scenario)
