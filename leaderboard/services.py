@@ -1,7 +1,8 @@
 """Writes of the leaderboard: entries from verified wins, a player's rebuild, daily deals.
 
 `results_record` and `player_entries_rebuild` listen to games' results (games/results.py,
-registered in LeaderboardConfig.ready()), inside the transaction that changes the results. PostgreSQL is written at once; Redis after the commit.
+registered in LeaderboardConfig.ready()), inside the transaction that changes the results.
+PostgreSQL is written at once; Redis after the commit.
 """
 
 from __future__ import annotations

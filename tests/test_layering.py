@@ -1,0 +1,137 @@
+"""The layering of the apps (docs/architecture.md): who may import whom, checked on the source.
+
+An `ast` walk over the apps' modules finds every import, those inside functions too. The rules:
+the rules engine and the solver import no Django and no app; games imports neither leaderboard
+nor races (it tells them through listeners: games/results.py); and no import circle between
+modules beyond the ones listed here, which the package split of games and leaderboard removes:
+a circle that is gone must leave the list, and no new one may join it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+APPS = ("accounts", "frontend", "games", "leaderboard", "races", "yukon_site")
+
+# The module circles of today (each its modules, sorted), to be broken.
+KNOWN_CIRCLES = {
+    ("games.engine.game", "games.engine.hidden"),  # Game.from_visible belongs beside the hidden game
+    tuple(f"games.{m}" for m in ("hidden_games", "hints", "services", "solving", "tasks", "verification")),
+    ("leaderboard.apis", "leaderboard.public_reads"),
+    tuple(f"leaderboard.{name}" for name in ("indexing", "players", "selectors", "services", "tasks")),
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PROJECT_DIR).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def app_modules() -> dict[str, Path]:
+    modules = {}
+    for app in APPS:
+        for path in (PROJECT_DIR / app).rglob("*.py"):
+            if "migrations" not in path.parts:
+                modules[module_name(path)] = path
+    return modules
+
+
+def runtime_nodes(tree: ast.AST):
+    """Every node but those under `if TYPE_CHECKING:` (type hints, never imported at run time)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        yield node
+        yield from runtime_nodes(node)
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The app modules `name` imports at run time (`from a.b import c` counts a.b.c when it is a
+    module), inside functions too."""
+    found = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in runtime_nodes(ast.parse(path.read_text(), filename=str(path))):
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parents = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parents, *([base] if base else [])])
+            targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    modules = app_modules()
+    return {name: imports_of(name, path, set(modules)) for name, path in modules.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> set[tuple[str, ...]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index, low, on_stack, stack, found, counter = {}, {}, set(), [], set(), [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.add(tuple(sorted(component)))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_engine_and_the_solver_import_no_django_and_no_app():
+    for root in ("games/engine", "games/solver"):
+        for path in (PROJECT_DIR / root).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and not node.level:
+                    names = [node.module or ""]
+                for name in names:
+                    top = name.split(".")[0]
+                    allowed = name.startswith(("games.engine", "games.solver"))
+                    assert top not in {"django", "rest_framework", "channels", "celery", *APPS} or allowed, (
+                        f"{path.relative_to(PROJECT_DIR)} imports {name}"
+                    )
+
+
+def test_games_imports_neither_the_boards_nor_the_races(graph):
+    for module, imported in graph.items():
+        if module.startswith("games"):
+            above = sorted(other for other in imported if other.split(".")[0] in {"leaderboard", "races"})
+            assert not above, f"{module} imports {above}: tell them through games/results.py instead"
+
+
+def test_no_import_circle_but_the_known_ones(graph):
+    found = circles(graph)
+    assert found - KNOWN_CIRCLES == set(), "a new import circle"
+    assert KNOWN_CIRCLES - found == set(), "a known circle is gone: take it off KNOWN_CIRCLES"
