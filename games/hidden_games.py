@@ -64,7 +64,8 @@ class RevealedCard:
 
 def hidden_game_position(game: IssuedGame, reveals: Iterable[Reveal | RevealedCard]) -> HiddenCardGame:
     """The game at its deal as its player knows it: the face-up cards and the cards revealed."""
-    return Game.from_visible(visible_deal(game.code), {(r.column, r.depth): r.card for r in reveals})
+    revealed = {(reveal.column, reveal.depth): reveal.card for reveal in reveals}
+    return HiddenCardGame.from_visible(visible_deal(game.code), revealed)
 
 
 def _play(position: HiddenCardGame, tokens: list[str], *, first_index: int = 0) -> dict | None:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_LABELS, CARD_NAMES, DECK_SIZE, KING, RANK, RED, SUIT, Card, rank_label, suit_symbol
@@ -20,7 +20,6 @@ from .move import COLUMN_COUNT, FOUNDATION, MOVES, UNDO, Move, Token
 from .scoring import POINTS_PER_FLIP, POINTS_PER_FOUNDATION_CARD, ranked_score
 
 if TYPE_CHECKING:
-    from .hidden import HiddenCardGame
     from .visible import Place, VisibleDeal
 
 SUIT_COUNT = 4
@@ -80,19 +79,6 @@ class Game:
     @classmethod
     def from_code(cls, code: GameCode | str) -> Game:
         return cls(code)
-
-    @classmethod
-    def from_visible(
-        cls,
-        deal: VisibleDeal | Mapping[str, Any],
-        revealed: Mapping[tuple[int, int], Card | str] | None = None,
-    ) -> HiddenCardGame:
-        """A game whose face-down cards may be unknown (docs/rules.md, "Positions with unknown
-        face-down cards"): a ``HiddenCardGame``, which has no code. ``deal`` is a ``VisibleDeal``
-        or its ``to_dict()`` form; ``revealed`` maps face-down places ``(column, depth)`` to cards."""
-        from .hidden import HiddenCardGame
-
-        return HiddenCardGame(deal, revealed)
 
     @classmethod
     def from_position(

@@ -22,7 +22,9 @@ from .visible import Place, VisibleDeal, face_down_place
 
 
 class HiddenCardGame(Game):
-    """A game from a visible deal (``Game.from_visible``). It has no code: ``code`` is None."""
+    """A game whose face-down cards may be unknown (docs/rules.md, "Positions with unknown
+    face-down cards"), built from a visible deal (``HiddenCardGame.from_visible``). It has no
+    code: ``code`` is None."""
 
     __slots__ = ("_deal",)
 
@@ -44,6 +46,16 @@ class HiddenCardGame(Game):
         self._deal: list[list[Card | None]] = [list(column) for column in deal.columns]
         for place, card in (revealed or {}).items():
             self.reveal(place, card)
+
+    @classmethod
+    def from_visible(
+        cls,
+        deal: VisibleDeal | Mapping[str, Any],
+        revealed: Mapping[tuple[int, int], Card | str] | None = None,
+    ) -> HiddenCardGame:
+        """``deal`` is a ``VisibleDeal`` or its ``to_dict()`` form; ``revealed`` maps face-down
+        places ``(column, depth)`` to cards."""
+        return cls(deal, revealed)
 
     @property
     def legal_moves(self) -> LegalMoves:

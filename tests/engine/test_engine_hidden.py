@@ -48,7 +48,7 @@ def cases(name: str) -> list[dict]:
 
 
 def hidden(code: str = CODE, revealed: dict | None = None) -> HiddenCardGame:
-    return Game.from_visible(visible_deal(code), revealed)
+    return HiddenCardGame.from_visible(visible_deal(code), revealed)
 
 
 def masked(known: Game, game: Game) -> dict:
@@ -115,7 +115,8 @@ def test_a_game_from_a_visible_deal_starts_as_the_game_of_its_code_but_has_no_co
     assert game.to_dict() == masked(known, game)
     assert str(game).startswith("hidden deal  Classic  moves 0")
     assert repr(game) == "<HiddenCardGame classic moves=0 foundations=0 unknown=21>"
-    assert Game.from_visible(visible_deal(CODE).to_dict()).to_dict() == game.to_dict()  # the JSON form too
+    from_json = HiddenCardGame.from_visible(visible_deal(CODE).to_dict())
+    assert from_json.to_dict() == game.to_dict()  # the JSON form too
 
 
 def test_a_move_that_turns_up_an_unknown_card_waits_for_its_reveal():
@@ -238,7 +239,7 @@ def test_a_game_in_progress_resumes_from_its_known_deal():
     game.reveal(game.awaiting_reveal, "6S")
     deal = game.known_deal()
     assert set(FACE_DOWN_PLACES) - set(deal.unknown_places) == {(6, 0), (2, 1)}
-    again = Game.from_visible(deal.to_dict())
+    again = HiddenCardGame.from_visible(deal.to_dict())
     again.push(TURN_UP)
     assert again.awaiting_reveal is None and again.to_dict() == game.to_dict()
     assert Game(CODE).known_deal().unknown_places == ()  # a game from a code knows every card
@@ -269,7 +270,7 @@ def take_step(game: Game, step: dict) -> dict:
 @pytest.mark.parametrize("case", cases("hidden"), ids=lambda case: case["name"])
 def test_hidden(case):
     revealed = {(r["column"], r["depth"]): r["card"] for r in case["revealed"]}
-    game = Game.from_visible(case["deal"], revealed)
+    game = HiddenCardGame.from_visible(case["deal"], revealed)
     known = Game(case["code"])  # every reveal of the file was answered from this deal
     for index, step in enumerate(case["steps"]):
         assert take_step(game, step) == step, f"step {index}"
@@ -288,11 +289,11 @@ def test_visible_deals(case):
     if "error" in case:
         assert case["error"] == "invalid_position"
         with pytest.raises(InvalidPositionError):
-            Game.from_visible(case["deal"])
+            HiddenCardGame.from_visible(case["deal"])
         return
     if "code" in case:
         assert visible_deal(case["code"]).to_dict() == case["deal"]
-    game = Game.from_visible(case["deal"])
+    game = HiddenCardGame.from_visible(case["deal"])
     assert game.to_dict() == case["position"]
     assert game.known_deal().to_dict() == {**case["deal"], "face_down": [0, 1, 2, 3, 4, 5, 6]}
 

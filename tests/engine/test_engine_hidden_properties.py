@@ -15,6 +15,7 @@ from games.engine import (
     UNDO,
     UNKNOWN_CARD,
     Game,
+    HiddenCardGame,
     IllegalMoveError,
     Move,
     dealt_card,
@@ -39,7 +40,7 @@ class Both:
     def __init__(self, code: str) -> None:
         self.code = code
         self.known = Game(code)
-        self.hidden = Game.from_visible(visible_deal(code))
+        self.hidden = HiddenCardGame.from_visible(visible_deal(code))
         self.told: set[tuple[int, int]] = set()
 
     def play(self, token: Move | str) -> None:

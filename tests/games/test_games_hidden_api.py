@@ -13,7 +13,15 @@ from games_helpers import CLASSIC_WIN, body, paced
 from hidden_helpers import exposing_prefixes, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
-from games.engine import CARD_NAMES, FACE_DOWN_PLACES, Game, GameCode, dealt_card, visible_deal
+from games.engine import (
+    CARD_NAMES,
+    FACE_DOWN_PLACES,
+    Game,
+    GameCode,
+    HiddenCardGame,
+    dealt_card,
+    visible_deal,
+)
 from games.models import IssuedGame, Reveal
 from games.services import game_issue
 
@@ -205,7 +213,7 @@ def test_an_unfinished_game_is_resumed_with_its_known_cards_and_recorded_prefix(
         "expires_at": iso(game.issued_at + timedelta(days=14)),
         "daily_date": None,
         "commitment": game.commitment,
-        "deal": Game.from_visible(visible_deal(game.code), known).known_deal().to_dict(),
+        "deal": HiddenCardGame.from_visible(visible_deal(game.code), known).known_deal().to_dict(),
         "reveals": [
             {
                 "place": {"column": r.column, "depth": r.depth},

@@ -341,7 +341,7 @@ def visible_deal_cases() -> list[dict[str, Any]]:
         },
     ]
     for case in cases:
-        case["position"] = Game.from_visible(case["deal"]).to_dict()
+        case["position"] = HiddenCardGame.from_visible(case["deal"]).to_dict()
     refused = [
         {"name": f"refused: {why}", "deal": _changed("YU1-C-AAAAAAB", change)}
         for why, change in REFUSED_DEALS
@@ -352,7 +352,7 @@ def visible_deal_cases() -> list[dict[str, Any]]:
     ]
     for case in refused:
         try:
-            Game.from_visible(case["deal"])
+            HiddenCardGame.from_visible(case["deal"])
         except InvalidPositionError:
             case["error"] = "invalid_position"
         else:
