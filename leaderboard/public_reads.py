@@ -4,10 +4,10 @@ A board page, or the neighbourhood of a named player, is the same for everyone: 
 rendered once and kept per address for LEADERBOARD_HOT_PAGE_SECONDS (leaderboard.hot_pages),
 with an ETag (a hash of the body) and `Cache-Control: public, max-age=…`, so that browsers and
 caches in between may keep it as long and ask again with If-None-Match (304). Public reads are
-answered by PublicBoardReadMiddleware, before the session, locale, CSRF and authentication
-middleware, the URL resolver and DRF's request handling; the query is validated by the API
-view's own serializer. No public read looks at the session. The rest (around=me, refusals) is
-the API view's.
+answered by PublicBoardReadMiddleware (leaderboard/middleware.py), before the session, locale,
+CSRF and authentication middleware, the URL resolver and DRF's request handling; the query is
+validated by the API view's own serializer. No public read looks at the session. The rest
+(around=me, refusals) is the API view's.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
-from leaderboard.hot_pages import hot_page, hot_page_kept
+from leaderboard.hot_pages import hot_page
 
 _renderer = JSONRenderer()
 MAX_QUERIES = 4096
@@ -60,7 +60,7 @@ def _etags(header: str) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",")} if header else set()
 
 
-def _key(request: HttpRequest) -> str:
+def public_read_key(request: HttpRequest) -> str:
     """The kept answer's key: its address (worked out once a request)."""
     key = getattr(request, "_public_read_key", None)
     if key is None:
@@ -76,7 +76,7 @@ def public_read(request: HttpRequest, compute: Callable[[], dict | None]) -> Pub
         data = compute()
         return None if data is None else PublicAnswer.of(data)
 
-    return hot_page(_key(request), answer)
+    return hot_page(public_read_key(request), answer)
 
 
 def query_validated(serializer_class: type[serializers.Serializer], request) -> dict:
@@ -91,28 +91,6 @@ def query_validated(serializer_class: type[serializers.Serializer], request) -> 
             _queries.clear()
         kept = _queries[key] = dict(serializer.validated_data)
     return kept
-
-
-class PublicBoardReadMiddleware:
-    """Answers a GET of a board's public answer (a page, around a named player: kept, or read
-    now) before the session, locale, CSRF, authentication and account middleware, the URL
-    resolver and DRF: none of them changes a public answer. Placed after the security headers'
-    middleware, which apply to it as to any answer. Anything else (around=me, a refusal) goes on
-    to the API view, which answers it as before."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        if request.method == "GET" and "leaderboard" in request.path_info:
-            from leaderboard.apis import public_board_answer
-
-            answer = hot_page_kept(_key(request)) or public_board_answer(request)
-            if answer is not None:
-                response = answer.response(request)
-                response.headers["Allow"] = "GET, HEAD, OPTIONS"
-                return response
-        return self.get_response(request)
 
 
 class PublicBoardApi(APIView):

@@ -155,7 +155,7 @@ MIDDLEWARE = [
     "yukon_site.api_errors.ApiDatabaseOutageMiddleware",
     # A board's public answer (a page, around a named player) is answered here, before the
     # session and everything after it (leaderboard/public_reads.py).
-    "leaderboard.public_reads.PublicBoardReadMiddleware",
+    "leaderboard.middleware.PublicBoardReadMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of a page: the django_language cookie, else Accept-Language, else English.
     "django.middleware.locale.LocaleMiddleware",
