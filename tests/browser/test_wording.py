@@ -113,6 +113,9 @@ def test_the_game_dialog_says_what_a_new_deal_is_signed_out_and_signed_in(
     sign_in(context, live_server.url, player)
     open_game(page, live_server.url, CODE)
     expect(page.locator("[data-account-name]")).to_have_text("siti")
+    # The header is the server's page; the table learns of the account from /api/session/: once
+    # it has, the bar calls the deal an open deal (signed out: unranked).
+    expect(page.locator(f"{BAR} [data-kind]")).to_have_attribute("data-kind", "open")
     page.locator('[data-action="new-game"]').click()
     expect(signed_in_note).to_have_text(words(language, "ranked.dealNote"))
     expect(signed_in_note).to_be_visible()
