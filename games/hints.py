@@ -121,8 +121,11 @@ def hint_ask(*, user, code: str, log: str, now: datetime | None = None) -> Hint:
     position = Position.from_log(game_code, log)
     key = position_key(position)
     known = cache.get(POSITION_KEY.format(key=key))
-    if known is None and not deal_under_wraps(code=str(game_code), now=now):
-        known = _on_stored_line(position)  # a deal under wraps is searched as any other would be
+    if known is None:
+        # The stored line is read for every deal alike; a deal under wraps is then searched as a
+        # deal nobody has solved would be: neither the answer nor its time confirms a guessed code.
+        stored = _on_stored_line(position)
+        known = None if deal_under_wraps(code=str(game_code), now=now) else stored
     if known is None:
         if cache.add(SEARCHING_KEY.format(key=key), 1, searching_seconds()):
             if not _search_send(code=str(game_code), log=log, key=key):

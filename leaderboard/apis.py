@@ -72,7 +72,6 @@ from leaderboard.services import daily_deal_pick, daily_game_issue
 from leaderboard.summaries import (
     ReplayHidden,
     deal_summary,
-    deal_summary_unplayed,
     player_summary,
     replay_get,
 )
@@ -367,7 +366,6 @@ class DealDetailApi(APIView):
         game_code = _code_or_400(code)
         code, rules = str(game_code), game_code.rules.value
         summary = deal_summary(code=code, rules=rules, now=_now())
-        summary = summary or deal_summary_unplayed(code=code, rules=rules)
         data = {
             "code": summary.code,
             "rules": summary.rules,

@@ -104,12 +104,11 @@ class DealSummary:
     par: int | None  # moves of the shortest win the solver found
 
 
-def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary | None:
-    """The figures of a deal, its par too; None for a deal under wraps (`deal_under_wraps`: the
-    API answers it as a deal nobody has played, so no answer confirms a guessed code). The days
-    it was the daily deal are those already over."""
-    if deal_under_wraps(code=code, now=now):
-        return None
+def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary:
+    """The figures of a deal, its par too; the days it was the daily deal are those already over.
+    A deal under wraps (`deal_under_wraps`) answers as a deal nobody has played, after the same
+    reads as any other: neither the answer nor its time confirms a guessed code."""
+    under_wraps = deal_under_wraps(code=code, now=now)
     figures = _counted(Submission.objects.filter(code=code)).aggregate(
         plays=Count("id"), wins=Count("id", filter=Q(won=True))
     )
@@ -120,13 +119,11 @@ def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary | No
     dates = list(
         DailyDeal.objects.filter(code=code, date__lt=today).order_by("date").values_list("date", flat=True)
     )
+    par = deal_par(code=code)
+    if under_wraps:
+        return DealSummary(code, rules, 0, 0, 0, None, [], None)
     plays, wins, players, best = figures["plays"], figures["wins"], board["players"], board["best"]
-    return DealSummary(code, rules, plays, wins, players, best, dates, deal_par(code=code))
-
-
-def deal_summary_unplayed(*, code: str, rules: str) -> DealSummary:
-    """What a deal nobody has played answers."""
-    return DealSummary(code, rules, 0, 0, 0, None, [], None)
+    return DealSummary(code, rules, plays, wins, players, best, dates, par)
 
 
 class ReplayHidden(Exception):
