@@ -21,15 +21,25 @@ def quick_heartbeat(monkeypatch):
     monkeypatch.setattr(races.consumers, "HEARTBEAT_LOST_SECONDS", 0.5)
 
 
-def test_a_socket_hears_the_rooms_heartbeat(make_player, quick_heartbeat):
+@pytest.fixture
+def lobby_socket(make_player):
+    """`await lobby_socket()`: the host's socket of a new race's lobby, connected, the race read."""
     host = make_player("host")
     race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
     cookie = session_cookie(host)
 
-    async def scenario():
+    async def connected():
         communicator = socket(race.public_id, cookie)
         assert (await communicator.connect())[0]
         await receive_until(communicator, "race")
+        return communicator
+
+    return connected
+
+
+def test_a_socket_hears_the_rooms_heartbeat(lobby_socket, quick_heartbeat):
+    async def scenario():
+        communicator = await lobby_socket()
         for _ in range(3):  # on and on: the room answers, so the socket stays open
             await receive_until(communicator, "heartbeat", timeout=5)
         await communicator.disconnect()
@@ -37,15 +47,9 @@ def test_a_socket_hears_the_rooms_heartbeat(make_player, quick_heartbeat):
     run(scenario)
 
 
-def test_a_socket_that_hears_nothing_of_the_room_closes_so_its_page_comes_back(make_player, quick_heartbeat):
-    host = make_player("host")
-    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
-    cookie = session_cookie(host)
-
+def test_a_socket_that_hears_nothing_of_the_room_closes_so_its_page_comes_back(lobby_socket, quick_heartbeat):
     async def scenario():
-        communicator = socket(race.public_id, cookie)
-        assert (await communicator.connect())[0]
-        await receive_until(communicator, "race")
+        communicator = await lobby_socket()
         # The layer drops the socket's subscription, as a broken Redis does: its heartbeats
         # go to the room and never come back to it.
         layer = get_channel_layer()
@@ -60,16 +64,10 @@ def test_a_socket_that_hears_nothing_of_the_room_closes_so_its_page_comes_back(m
     run(scenario)
 
 
-def test_a_frame_nested_past_the_stack_closes_the_socket_with_a_clear_code(make_player):
+def test_a_frame_nested_past_the_stack_closes_the_socket_with_a_clear_code(lobby_socket):
     """Before: 100,000 nested arrays closed the socket 1011 with a RecursionError traceback."""
-    host = make_player("host")
-    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
-    cookie = session_cookie(host)
-
     async def scenario():
-        communicator = socket(race.public_id, cookie)
-        assert (await communicator.connect())[0]
-        await receive_until(communicator, "race")
+        communicator = await lobby_socket()
         await communicator.send_to(text_data="[" * 100_000 + "]" * 100_000)
         while (output := await communicator.receive_output(timeout=5))["type"] != "websocket.close":
             pass
