@@ -138,6 +138,7 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
 
     async def _heartbeats(self) -> None:
         global _layer_flushes
+        beat = {"type": "race.heartbeat", "to": self.channel_name}
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             if time.monotonic() - self._heard_at > HEARTBEAT_LOST_SECONDS:
@@ -147,7 +148,7 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
                     await self.channel_layer.flush()
                 await self.close(code=ROOM_LOST)
                 return
-            await room.heartbeat_send(self.race_id, self.channel_name)
+            await _told(self.channel_layer.group_send(self.group, beat), race=self.race_id)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
@@ -226,3 +227,11 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
     async def race_progress(self, event: dict) -> None:
         self._heard_at = time.monotonic()
         await self.send(text_data=event["text"])
+
+
+async def _told(sending, *, race: str) -> None:
+    """Await a message to the room; a broken layer loses it (the heartbeat notices), never the socket."""
+    try:
+        await sending
+    except Exception:
+        logger.warning("race room not told", extra={"race": race}, exc_info=True)

@@ -33,24 +33,20 @@ async def seat_progress_tell(public_id: str, answer: dict) -> None:
     seat's socket replayed: races/consumers.py, the one path of a move to the room). Encoded
     once here, not once a socket. A broken layer loses it (the heartbeat notices), never the
     socket."""
-    await _group_tell(public_id, {"type": "race.progress", "text": json.dumps(answer)})
-
-
-async def heartbeat_send(public_id: str, channel_name: str) -> None:
-    """A socket's heartbeat round its room: it comes back to `channel_name` while the room works
-    (races/consumers.py, "When the channel layer breaks" in docs/races.md)."""
-    await _group_tell(public_id, {"type": "race.heartbeat", "to": channel_name})
-
-
-def _group_send(public_id: str, message: dict) -> None:
-    async_to_sync(_group_tell)(public_id, message)
-
-
-async def _group_tell(public_id: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        await layer.group_send(group_name(public_id), message)
-    except Exception:  # a broken layer must not undo or fail a stored change, nor close a socket
+        await layer.group_send(group_name(public_id), {"type": "race.progress", "text": json.dumps(answer)})
+    except Exception:
+        logger.warning("race room not told", extra={"race": public_id}, exc_info=True)
+
+
+def _group_send(public_id: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(public_id), message)
+    except Exception:  # a broken layer must not undo or fail a stored change
         logger.warning("race room not told", extra={"race": public_id}, exc_info=True)
