@@ -121,8 +121,8 @@ def issued_games(
     """(session, issued game, deal) for `players` new players (made in bulk, each signed in),
     each issued `per_player` games by the real service, the winning `deals` taken in turn."""
     from accounts.models import User
-    from games.dealing import known_deals
-    from games.services import game_issue
+    from games.issuing.dealing import known_deals
+    from games.issuing.services import game_issue
 
     start = User.objects.filter(username__startswith="bench-").count()
     made = User.objects.bulk_create(

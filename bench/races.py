@@ -95,8 +95,8 @@ def prepare(*, rooms: int, seats: int) -> list[dict]:
     """[{race, player, cookie, log}] for every seat of `rooms` started races."""
 
     from accounts.models import User
-    from games.dealing import known_deals
     from games.engine import CARD_NAMES, FACE_DOWN_PLACES, dealt_card
+    from games.issuing.dealing import known_deals
     from games.models import IssuedGame
     from races import services
     from races.models import RaceSeat

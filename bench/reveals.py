@@ -11,7 +11,7 @@ redis://127.0.0.1:6379/9, refused if it holds keys of anyone else; the benchmark
 are removed at the start and at the end unless --keep).
 
 1. Setup (not timed): players made in bulk, each with a signed-in session and a CSRF token,
-   each issued hidden-card games by the real service (games.services.game_issue) for deals
+   each issued hidden-card games by the real service (games.issuing.services.game_issue) for deals
    whose winning logs we have. For each game, the requests a page playing its winning log
    sends: the log up to each move that turns up a face-down card (21 a game), with the page's
    times (the first move at 0, then 200-300 ms a move). A game's reveals go in order, each

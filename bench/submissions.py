@@ -22,7 +22,7 @@ missing, emptied first; `--redis-url`, default redis://127.0.0.1:6379/7, flushed
 `--solver-busy`: the solver's worker runs all along (from before intake to the end of
 verification), with the par of 300 random deals queued first, 10 s each, at its niceness
 (`--solver-niceness`, default the settings' 19), as after a busy hour of wins. As shipped its
-searches wait while results wait on verification or the machine is busy (games/solver_yield.py);
+searches wait while results wait on verification or the machine is busy (games/solving/yielding.py);
 `--solver-yield 0` makes them search all along, whatever else runs.
 
 Throttles are raised for the run (THROTTLE_SUBMISSION_CREATE). Goals on 2 cores: intake

@@ -3,8 +3,8 @@
 from django.contrib import admin, messages
 
 from games.models import HintUse, IssuedGame, Reveal, SolvedDeal, Submission
-from games.services import submission_void
-from games.verification import submission_reverify
+from games.submissions.intake import submission_void
+from games.submissions.settle import submission_reverify
 
 
 class RevealInline(admin.TabularInline):

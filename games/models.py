@@ -28,7 +28,7 @@ class IssuedGame(models.Model):
         EXPIRED = "expired", "Expired"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="issued_games")
-    # A hidden-card game's deal is a whole shuffle (YU2, games.dealing); a game issued with its
+    # A hidden-card game's deal is a whole shuffle (YU2, games.issuing.dealing); a game issued with its
     # code, an open deal number (YU1). Hidden games issued before whole shuffles hold YU1 codes.
     code = models.CharField(max_length=CODE_LENGTH, db_index=True)  # deal_under_wraps reads by it
     rules = models.CharField(max_length=7, choices=RulesChoice.choices)
@@ -50,7 +50,7 @@ class IssuedGame(models.Model):
     # leaderboard.services.daily_game_issue), else null. Its code stays unpublished until that
     # day is over, even once the game is finished (games.selectors.game_code_public).
     daily_date = models.DateField(null=True, blank=True)
-    # A game of a contest between players on one deal ("race"; games.services.contest_games_issue):
+    # A game of a contest between players on one deal ("race"; games.issuing.services.contest_games_issue):
     # taken up only through its contest, ranked by it alone, on no leaderboard board.
     contest = models.CharField(max_length=9, blank=True, default="")
     # Its code (and secret) stay unpublished even once it is finished, until the contest clears

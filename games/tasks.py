@@ -11,13 +11,16 @@ from celery.signals import task_postrun, task_prerun, task_revoked, worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.services import games_expire
-from games.verification import (
-    INFRASTRUCTURE_ERRORS,
-    submissions_sweep,
-    submissions_verify_pending,
-    submissions_verify_resume,
-)
+from games import task_queue
+from games.issuing.services import games_expire
+from games.models import RulesChoice
+from games.solving.hints import hint_search, hint_search_done
+from games.solving.par import deal_par_request_forget, deal_par_solve
+from games.solving.pool import deal_pool_refill
+from games.solving.yielding import SolverYield, SolverYielded
+from games.submissions.queue import submissions_sweep, submissions_verify_resume
+from games.submissions.settle import submissions_verify_pending
+from games.task_queue import INFRASTRUCTURE_ERRORS
 
 
 @task_prerun.connect
@@ -50,7 +53,7 @@ RETRY = {
 }
 
 
-@shared_task(name="games.submission_verify", **RETRY)
+@shared_task(name=task_queue.SUBMISSION_VERIFY, **RETRY)
 def submission_verify_task(submission_id: int | None = None) -> int:
     """Settle the pending submissions, batch after batch; how many. (`submission_id`: from
     messages of earlier versions, which sent one task per submission; every task takes them all.)"""
@@ -80,14 +83,10 @@ SOLVER = {
 }
 
 
-# Their searches wait while intake and verification need the machine (games/solver_yield.py).
+# Their searches wait while intake and verification need the machine (games/solving/yielding.py).
 @shared_task(name="games.deal_pool_refill", **SOLVER)
 def deal_pool_refill_task() -> dict[str, int]:
     """One bounded run per rule set toward SOLVER_POOL_SIZE winnable deals; off with SOLVER_POOL_REFILL=0."""
-    from games.models import RulesChoice
-    from games.solver_yield import SolverYield, SolverYielded
-    from games.solving import deal_pool_refill
-
     if not settings.SOLVER_POOL_REFILL:
         return {}
     seconds = settings.SOLVER_POOL_RUN_SECONDS / len(RulesChoice.values)  # shared by the rule sets
@@ -108,11 +107,8 @@ def deal_pool_refill_task() -> dict[str, int]:
     return sizes
 
 
-@shared_task(name="games.deal_par_solve", **SOLVER)
+@shared_task(name=task_queue.DEAL_PAR_SOLVE, **SOLVER)
 def deal_par_solve_task(code: str) -> int | None:
-    from games.solver_yield import SolverYield, SolverYielded
-    from games.solving import deal_par_request_forget, deal_par_solve
-
     try:
         return deal_par_solve(code=code, pause=SolverYield()).par
     except SolverYielded:
@@ -124,15 +120,13 @@ def deal_par_solve_task(code: str) -> int | None:
 # nor redelivered: a player waits for the answer, and a search not started within
 # SOLVER_HINT_QUEUE_SECONDS is dropped (`expires`), its ticket then answering solver_busy.
 @shared_task(
-    name="games.hint_search",
+    name=task_queue.HINT_SEARCH,
     acks_late=False,
     ignore_result=True,
     soft_time_limit=settings.SOLVER_HINT_TIME_LIMIT + 30,
     time_limit=settings.SOLVER_HINT_TIME_LIMIT + 60,
 )
 def hint_search_task(code: str, log: str) -> str | None:
-    from games.hints import hint_search, hint_search_done
-
     try:
         return hint_search(code=code, log=log)
     finally:
@@ -144,7 +138,5 @@ def hint_search_dropped(request=None, **kwargs) -> None:
     """A hint search dropped unstarted (expired): its position is no longer being searched, so its
     tickets answer at once instead of when the mark would run out."""
     if request is not None and getattr(request, "task", None) == hint_search_task.name:
-        from games.hints import hint_search_done
-
         code, log = request.args
         hint_search_done(code=code, log=log)

@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from games.apis import GameIssueApi, SubmissionDetailApi, SubmissionsApi
-from games.hidden_apis import GameDetailApi, GameRevealApi
-from games.solving_apis import HintApi, HintTicketApi, WinnableDealsApi
+from games.hidden.apis import GameDetailApi, GameRevealApi
+from games.issuing.apis import GameIssueApi
+from games.solving.apis import HintApi, HintTicketApi, WinnableDealsApi
+from games.submissions.apis import SubmissionDetailApi, SubmissionsApi
 
 urlpatterns = [
     path("games/", GameIssueApi.as_view(), name="api-games-issue"),

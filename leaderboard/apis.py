@@ -29,8 +29,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.game_serializers import HeldHiddenGameOutputSerializer, VisibleDealSerializer
-from games.hidden_games import game_known_deal
+from games.hidden.reveals import game_known_deal
+from games.hidden.serializers import HeldHiddenGameOutputSerializer, VisibleDealSerializer
 from games.selectors import submission_code_public, submission_deal_seeded
 from leaderboard.api_shapes import (
     AROUND_ME_SIGNED_OUT,

@@ -20,11 +20,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games.dealing import hidden_deal_draw
 from games.engine import GameCode, Rules
+from games.issuing.dealing import hidden_deal_draw
+from games.issuing.services import game_issue
 from games.models import IssuedGame, Submission
 from games.selectors import code_is_whole
-from games.services import game_issue
 from leaderboard.boards import boards_for_result, open_board_of, sort_key, truncate_to_second
 from leaderboard.index import EntryDetails, IndexChange
 from leaderboard.indexing import index_changes_schedule

@@ -17,11 +17,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.devices import device_key, session_key_hash
-from games.apis import NOT_SIGNED_IN, REFUSAL
 from games.models import RulesChoice
 from races import matching, selectors, services
 from races.models import Race
 from yukon_site.api_input import StrictBooleanField, StrictCharField, StrictIntegerField
+from yukon_site.api_schema import NOT_SIGNED_IN, REFUSAL
 
 
 class RaceSerializer(serializers.Serializer):

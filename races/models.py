@@ -66,7 +66,7 @@ class RaceSeat(models.Model):
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     out_reason = models.CharField(max_length=8, blank=True)  # left | away | time
-    # The figures of the seat's last replayed log (games.hidden_games.game_progress_record).
+    # The figures of the seat's last replayed log (games.hidden.progress.game_progress_record).
     moves = models.PositiveIntegerField(default=0)
     foundation_cards = models.PositiveSmallIntegerField(default=0)
     time_ms = models.PositiveBigIntegerField(default=0)

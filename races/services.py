@@ -18,9 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.errors import GameServiceError
-from games.hidden_games import Progress, game_progress_record, game_result_from_record
+from games.hidden.progress import Progress, game_progress_record, game_result_from_record
+from games.issuing.services import contest_games_issue, contest_games_unseal
 from games.models import IssuedGame, Submission
-from games.services import contest_games_issue, contest_games_unseal
 from races import room
 from races.models import Race, RaceSeat
 from races.settling import race_places_settle
@@ -312,7 +312,7 @@ def playing_seat(*, user, public_id: str, now: datetime | None = None) -> Playin
 def seat_progress_record(
     *, seat: PlayingSeat, user, log: str, move_times_ms: list[int], now: datetime | None = None
 ) -> SeatFigures:
-    """Replay the player's log of their seat's game (games.hidden_games.game_progress_record) and
+    """Replay the player's log of their seat's game (games.hidden.progress.game_progress_record) and
     answer its figures, kept as the seat's live figures (`seat_figures_keep`). The game's row
     is the authority: a seat out, a race over, has its game finished, and the game refuses
     (GameAlreadyUsed), so a socket may keep its `seat`. Refusals: the game's

@@ -78,7 +78,7 @@ def _no_solver_search_behind_requests(settings):
     # Likewise the eager-mode search behind GET /api/deals/winnable/ (random deals, up to a second).
     settings.SOLVER_POOL_REQUEST_SECONDS = 0
     # Solver tasks run here in the test process, beside the suite's other process: their searches
-    # would wait for a machine that is busy by design (games/solver_yield.py). Its tests turn it on.
+    # would wait for a machine that is busy by design (games/solving/yielding.py). Its tests turn it on.
     settings.SOLVER_YIELD = False
 
 
@@ -117,10 +117,10 @@ def api(player):
 def issue_known_deals():
     """`issue_known_deals(code, ...)`: from now until the test ends, the server deals these codes'
     deals in turn (the last one again and again) instead of drawing, through the one seam of
-    games.dealing (a hidden-card game gets the YU2 code of the same deal)."""
+    games.issuing.dealing (a hidden-card game gets the YU2 code of the same deal)."""
     from contextlib import ExitStack
 
-    from games.dealing import known_deals
+    from games.issuing.dealing import known_deals
 
     with ExitStack() as stack:
         yield lambda *codes: stack.enter_context(known_deals(codes))

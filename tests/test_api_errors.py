@@ -134,7 +134,7 @@ def test_an_unknown_page_is_still_djangos_html_404(client):
 
 
 def test_a_crash_under_api_is_a_json_500_without_its_traceback(api):
-    with mock.patch("games.apis.game_issue", side_effect=RuntimeError("secret internals")):
+    with mock.patch("games.issuing.apis.game_issue", side_effect=RuntimeError("secret internals")):
         response = api.post("/api/games/", {}, format="json")
 
     body = assert_json_refusal(response, 500, "server_error")

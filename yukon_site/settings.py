@@ -451,7 +451,7 @@ RACE_CHALLENGE_HOURS = env.int("RACE_CHALLENGE_HOURS", default=48)
 CELERY_BEAT_SCHEDULE["races-tick"] = {"task": "races.races_tick", "schedule": 10}
 
 
-# --- The solver (games/solving.py): winnable deals, par, hints, the daily deal's filter -----------
+# --- The solver in the product (games/solving/): winnable deals, par, hints, the daily deal's filter ---
 
 # Solver work runs on queues of its own, never delaying verification: `celery -A yukon_site worker
 # -Q solver -c 1` (pool, par) and `celery -A yukon_site worker -Q hints -c 1` (hints).
@@ -489,12 +489,12 @@ SOLVER_PAR_TIME_LIMIT = env.float("SOLVER_PAR_TIME_LIMIT", default=10.0)
 SOLVER_DAILY_TIME_LIMIT = env.float(
     "SOLVER_DAILY_TIME_LIMIT", default=2.0 if CELERY_TASK_ALWAYS_EAGER else 5.0
 )
-# A hint's search (games/hints.py): on the hints queue, or in the web process in eager mode (one
+# A hint's search (games/solving/hints.py): on the hints queue, or in the web process in eager mode (one
 # at a time per process). A search not started within SOLVER_HINT_QUEUE_SECONDS is dropped.
 SOLVER_HINT_TIME_LIMIT = env.float("SOLVER_HINT_TIME_LIMIT", default=2.0)
 SOLVER_HINT_MAX_NODES = env.int("SOLVER_HINT_MAX_NODES", default=200_000)
 SOLVER_HINT_QUEUE_SECONDS = env.int("SOLVER_HINT_QUEUE_SECONDS", default=20)
-# The solver queue's searches (pool, par) give way to intake and verification (games/solver_yield.py):
+# The solver queue's searches (pool, par) give way to intake and verification (games/solving/yielding.py):
 # they wait while a result has waited on verification over SOLVER_YIELD_BACKLOG_SECONDS, or while
 # the rest of the machine keeps more than SOLVER_YIELD_BUSY_SHARE of its cores busy; a task that
 # has waited SOLVER_YIELD_MAX_SECONDS in all is given up (asked again later). 0 / off: never wait.
@@ -535,7 +535,7 @@ LEADERBOARD_HOT_PAGE_SECONDS = env.float("LEADERBOARD_HOT_PAGE_SECONDS", default
 # Default: only deals the solver wins. With a broker, beat picks them ahead; in eager mode the
 # first request of a day picks them (SOLVER_DAILY_TIME_LIMIT bounds each search).
 LEADERBOARD_DAILY_DEAL_FILTER = env.str(
-    "LEADERBOARD_DAILY_DEAL_FILTER", default="games.solving.deal_is_winnable"
+    "LEADERBOARD_DAILY_DEAL_FILTER", default="games.solving.solved.deal_is_winnable"
 )
 LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # keys lb:classic:all, …
 # A season's final standing is kept this long after its month ends (results received before the

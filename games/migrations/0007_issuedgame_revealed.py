@@ -1,5 +1,5 @@
 """IssuedGame.revealed: a copy of each hidden-card game's Reveal rows on its own row, so that a
-reveal replays from the locked row alone (games.hidden_games.game_reveal). Existing reveals are
+reveal replays from the locked row alone (games.hidden.reveals.game_reveal). Existing reveals are
 copied; going back drops the copy, the Reveal rows stay."""
 
 from itertools import groupby

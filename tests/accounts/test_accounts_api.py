@@ -11,8 +11,10 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import user_suspend
+from games.issuing.services import game_issue
+from games.log_input import SubmissionInput
 from games.models import IssuedGame, Submission
-from games.services import SubmissionInput, game_issue, submission_create
+from games.submissions.intake import submission_create
 
 pytestmark = pytest.mark.django_db
 
@@ -204,7 +206,7 @@ def test_a_suspended_player_sees_why(api, player):
 
 
 def test_staff_void_and_reverify_results(staff, player):
-    from games.verification import submission_verify
+    from games.submissions.settle import submission_verify
 
     submission = submission_verify(submission_id=a_result(player).pk)
 

@@ -307,11 +307,11 @@ def dealt_as_hidden(code: str) -> str:
 
 def issue_only(monkeypatch, code: str) -> None:
     """Every ranked deal the server issues until the test ends is the deal of `code`
-    (games.dealing's seam; a hidden-card game gets the YU2 code of the same deal)."""
-    import games.dealing
+    (games.issuing.dealing's seam; a hidden-card game gets the YU2 code of the same deal)."""
+    import games.issuing.dealing
     from games.engine import GameCode
 
-    monkeypatch.setattr(games.dealing, "known_codes", [GameCode.parse(code)])
+    monkeypatch.setattr(games.issuing.dealing, "known_codes", [GameCode.parse(code)])
 
 
 def recorded_win(
@@ -326,10 +326,12 @@ def recorded_win(
     from django.test import TestCase
     from django.utils import timezone
 
-    from games.dealing import known_deals
     from games.engine import GameCode
-    from games.hidden_games import game_reveal
-    from games.services import SubmissionInput, game_issue, submission_create
+    from games.hidden.reveals import game_reveal
+    from games.issuing.dealing import known_deals
+    from games.issuing.services import game_issue
+    from games.log_input import SubmissionInput
+    from games.submissions.intake import submission_create
 
     game_id = None
     times = [gap_ms * (index + 1) for index in range(len(tokens))]

@@ -26,7 +26,9 @@ from helpers import (
 from playwright.sync_api import Page, expect
 
 from games.engine import Game, verify
-from games.services import SubmissionInput, game_issue, submission_create
+from games.issuing.services import game_issue
+from games.log_input import SubmissionInput
+from games.submissions.intake import submission_create
 from leaderboard.models import DailyDeal
 
 pytestmark = pytest.mark.browser
@@ -218,7 +220,7 @@ def submit_unfinished(user, tokens: list[str]) -> None:
     from django.test import TestCase
     from django.utils import timezone
 
-    from games.dealing import known_deals
+    from games.issuing.dealing import known_deals
 
     with known_deals([CODE]):
         game = game_issue(user=user, rules="classic", now=timezone.now() - timedelta(hours=1))[0]

@@ -33,12 +33,14 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
-import games.dealing
+import games.issuing.dealing
 from games.engine import Game, Rules
-from games.game_serializers import HiddenGameOutputSerializer
-from games.hidden_games import game_reveal
+from games.hidden.reveals import game_reveal
+from games.hidden.serializers import HiddenGameOutputSerializer
+from games.issuing.services import game_issue
+from games.log_input import SubmissionInput
 from games.models import IssuedGame
-from games.services import SubmissionInput, game_issue, submission_create
+from games.submissions.intake import submission_create
 
 pytestmark = pytest.mark.browser
 
@@ -74,9 +76,9 @@ def turnable_deals(monkeypatch):
     """The server deals only games in which another device can turn a card up in a few moves
     (nearly every deal can: this keeps the tests' other device from ever being stuck): whole
     shuffles drawn as the server draws them, kept when they can, dealt in turn."""
-    drawn = (games.dealing.hidden_deal_draw(rules=Rules.CLASSIC) for _ in itertools.count())
+    drawn = (games.issuing.dealing.hidden_deal_draw(rules=Rules.CLASSIC) for _ in itertools.count())
     turnable = (code for code in drawn if all(turning_log(str(replace(code, rules=ru))) for ru in Rules))
-    monkeypatch.setattr(games.dealing, "known_codes", list(itertools.islice(turnable, 80)))
+    monkeypatch.setattr(games.issuing.dealing, "known_codes", list(itertools.islice(turnable, 80)))
 
 
 def started_elsewhere(player, game: IssuedGame) -> list[str]:

@@ -17,9 +17,11 @@ from django.utils import timezone
 from helpers import READY, make_player, recorded_win, sign_in, winning_game
 from playwright.sync_api import Page, expect
 
-from games.dealing import known_deals
+from games.issuing.dealing import known_deals
+from games.issuing.services import game_issue
+from games.log_input import SubmissionInput
 from games.models import Submission
-from games.services import SubmissionInput, game_issue, submission_create
+from games.submissions.intake import submission_create
 from leaderboard.boards import current_boards, deal_board
 from leaderboard.services import player_entries_rebuild
 

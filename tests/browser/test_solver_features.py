@@ -30,12 +30,12 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
-import games.hints
+import games.solving.hints
 from games.engine import FOUNDATION, UNDO, Game, GameCode, Move, verify
-from games.hints import SEARCHING_KEY, hint_search, position_key
 from games.models import Submission
 from games.solver import Position
-from games.solving import deal_pool_refill
+from games.solving.hints import SEARCHING_KEY, hint_search, position_key
+from games.solving.pool import deal_pool_refill
 
 pytestmark = pytest.mark.browser
 
@@ -243,27 +243,27 @@ def test_a_hint_searched_meanwhile_shows_when_found_and_a_dropped_one_says_busy(
     open_game(page, live_server.url, code)
     bar = page.locator(BAR)
     key = position_key(Position.from_code(code))
-    games.hints._eager_search.acquire()  # busy: the answer is a ticket
+    games.solving.hints._eager_search.acquire()  # busy: the answer is a ticket
     try:
         with page.expect_response(lambda response: response.url.endswith("/api/hint/")) as asked:
             page.locator(HINT).click()
         assert asked.value.status == 202
         expect(page.locator(HINT)).to_have_attribute("aria-busy", "true")
         # A search queued for the worker: the page keeps reading its ticket (202) meanwhile.
-        games.hints.cache.set(SEARCHING_KEY.format(key=key), 1)
+        games.solving.hints.cache.set(SEARCHING_KEY.format(key=key), 1)
         with page.expect_response(lambda response: "/api/hint/" in response.url and response.status == 202):
             pass
         settings.SOLVER_HINT_TIME_LIMIT = 2.0
-        games.hints._eager_search.release()
+        games.solving.hints._eager_search.release()
         hint_search(code=code, log="")  # what the hints worker does
-        games.hints._eager_search.acquire()
+        games.solving.hints._eager_search.acquire()
         expect(page.locator(NOTICE)).to_contain_text("Hint: ")
         move = hinted_move(page)
         assert verify(code, [str(move)]).legal
         expect(bar).to_have_attribute("data-assisted", "true")
 
         # A search dropped unstarted (the queue was too long): nothing given, nothing marked.
-        games.hints.cache.clear()
+        games.solving.hints.cache.clear()
         page.evaluate("() => localStorage.removeItem('yukon.hinted.v1')")
         open_game(page, live_server.url, UNWINNABLE)
         settings.SOLVER_HINT_TIME_LIMIT = 0.05
@@ -272,7 +272,7 @@ def test_a_hint_searched_meanwhile_shows_when_found_and_a_dropped_one_says_busy(
         expect(page.locator(BAR).locator("[data-assisted]")).to_be_hidden()
         page.screenshot(path=artifacts_dir / "hint-busy.png")
     finally:
-        games.hints._eager_search.release()
+        games.solving.hints._eager_search.release()
 
 
 def test_no_win_from_here_too_many_hints_and_no_connection_are_told(

@@ -8,8 +8,8 @@ from games_helpers import AN_HOUR_AGO, CLASSIC_WIN
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from games.dealing import known_deals
-from games.services import game_issue
+from games.issuing.dealing import known_deals
+from games.issuing.services import game_issue
 
 
 @pytest.fixture(autouse=True)

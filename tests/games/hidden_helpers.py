@@ -7,11 +7,11 @@ from datetime import timedelta
 from django.utils import timezone
 from games_helpers import AN_HOUR_AGO, PACE_MS, paced
 
-from games.dealing import known_deals
 from games.engine import Game
-from games.hidden_games import game_reveal
+from games.hidden.reveals import game_reveal
+from games.issuing.dealing import known_deals
+from games.issuing.services import game_issue
 from games.models import IssuedGame, Reveal
-from games.services import game_issue
 
 LOOK_MS = 5_000  # the server's time from the issue to the first move
 LATENCY_MS = 40  # from a move to the server's receipt of its reveal

@@ -14,10 +14,12 @@ from hidden_helpers import reveal_along, steady_receipt
 from rest_framework.test import APIClient
 
 from games.engine import GameCode
+from games.issuing.services import game_issue
+from games.log_input import SubmissionInput
 from games.models import IssuedGame
 from games.selectors import day_end, game_code_public
-from games.services import SubmissionInput, game_issue, submission_create
-from games.verification import submission_verify
+from games.submissions.intake import submission_create
+from games.submissions.settle import submission_verify
 from leaderboard.boards import daily_board
 from leaderboard.models import BoardEntry
 from leaderboard.services import DailyGamePlayed, daily_deal_pick, daily_game_issue

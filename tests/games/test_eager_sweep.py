@@ -11,9 +11,9 @@ from django.db import OperationalError
 from django.utils import timezone
 from games_helpers import CLASSIC_WIN, body
 
-import games.verification
+import games.submissions.settle
 from games.models import Submission
-from games.services import EAGER_SWEEP_KEY, submissions_sweep_when_due
+from games.submissions.queue import EAGER_SWEEP_KEY, submissions_sweep_when_due
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +24,14 @@ STALE = timedelta(minutes=3)  # past SUBMISSION_SWEEP_AFTER_SECONDS (2 minutes)
 def database_fails(monkeypatch):
     """While True, every verification run fails as a locked database would."""
     failing = {"on": True}
-    settle = games.verification._settle
+    settle = games.submissions.settle._settle
 
     def flaky(*args, **kwargs):
         if failing["on"]:
             raise OperationalError("database is locked")
         return settle(*args, **kwargs)
 
-    monkeypatch.setattr(games.verification, "_settle", flaky)
+    monkeypatch.setattr(games.submissions.settle, "_settle", flaky)
     return failing
 
 

@@ -22,8 +22,8 @@ from games.engine import (
     dealt_card,
     visible_deal,
 )
+from games.issuing.services import game_issue
 from games.models import IssuedGame, Reveal
-from games.services import game_issue
 
 pytestmark = pytest.mark.django_db
 

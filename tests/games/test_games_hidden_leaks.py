@@ -24,7 +24,6 @@ from hidden_helpers import exposing_line, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from games.dealing import known_deals
 from games.engine import (
     CARD_NAMES,
     FACE_DOWN_PLACES,
@@ -37,6 +36,7 @@ from games.engine import (
     visible_deal,
 )
 from games.engine.deal import COLUMN_SIZES, FACE_DOWN_AT_DEAL
+from games.issuing.dealing import known_deals
 from games.models import IssuedGame
 from leaderboard.services import daily_game_issue
 from races.models import Race

@@ -14,9 +14,10 @@ from rest_framework.test import APIClient
 
 from games.engine import CARD_NAMES, Game, dealt_card, verify
 from games.errors import GameServiceError, PrefixConflict
-from games.hidden_games import RevealedCard, game_reveal
+from games.hidden.positions import RevealedCard
+from games.hidden.reveals import game_reveal
+from games.issuing.services import game_issue
 from games.models import IssuedGame, Reveal
-from games.services import game_issue
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from games_helpers import CLASSIC_WIN, paced
 from hidden_helpers import exposing_prefixes, issue_hidden, reveal_along
 
 from games.errors import GameServiceError
-from games.hidden_games import game_reveal
+from games.hidden.reveals import game_reveal
 from games.models import IssuedGame, Reveal
 
 WIN_LOG = CLASSIC_WIN["log"]

@@ -11,9 +11,10 @@ from games_helpers import CLASSIC_WIN, PACE_MS, body, paced
 from hidden_helpers import LATENCY_MS, LOOK_MS, exposing_prefixes, issue_hidden, reveal_along, steady_receipt
 
 from games.engine import CARD_NAMES, Game
-from games.hidden_games import hidden_log_problem
-from games.services import SubmissionInput, submission_create
-from games.verification import submission_reverify, submission_verify
+from games.hidden.checks import hidden_log_problem
+from games.log_input import SubmissionInput
+from games.submissions.intake import submission_create
+from games.submissions.settle import submission_reverify, submission_verify
 
 pytestmark = pytest.mark.django_db
 

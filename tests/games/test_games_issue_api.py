@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.dealing import known_deals, open_deal_draw
 from games.engine import DEAL_COUNT, GameCode, Rules
+from games.issuing.dealing import known_deals, open_deal_draw
+from games.issuing.services import game_issue, games_expire
 from games.models import IssuedGame
-from games.services import game_issue, games_expire
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from games_helpers import CLASSIC_WIN, body
 from rest_framework.test import APIClient
 
+from games.issuing.services import game_issue
 from games.models import IssuedGame
-from games.services import game_issue
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,10 @@ from games_helpers import CLASSIC_WIN, WINS, body, paced
 from rest_framework.test import APIClient
 
 from games.errors import GameAlreadyUsed
+from games.log_input import SubmissionInput
 from games.models import Submission
-from games.services import SubmissionInput, submission_create
-from games.verification import submissions_sweep
+from games.submissions.intake import submission_create
+from games.submissions.queue import submissions_sweep
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
@@ -203,7 +204,7 @@ def test_a_killed_worker_loses_no_submission_and_counts_none_twice(
 
 def test_parallel_batches_settle_each_submission_once(redis_client, make_player, settings):
     require_postgresql()
-    from games.verification import submissions_verify_pending
+    from games.submissions.settle import submissions_verify_pending
 
     settings.SUBMISSION_VERIFY_BATCH = 7
     players = [make_player() for _ in range(4)]

@@ -14,13 +14,9 @@ from games_helpers import CLASSIC_WIN, body
 from accounts.services import user_suspend, user_unsuspend
 from games.models import Submission
 from games.results import listeners_replaced
-from games.services import submission_void
-from games.verification import (
-    submission_verify,
-    submissions_pending_stale,
-    submissions_sweep,
-    submissions_verify_pending,
-)
+from games.submissions.intake import submission_void
+from games.submissions.queue import submissions_pending_stale, submissions_sweep
+from games.submissions.settle import submission_verify, submissions_verify_pending
 
 pytestmark = pytest.mark.django_db
 
@@ -168,18 +164,18 @@ def test_a_backlog_sends_one_helper_task_for_the_other_worker_processes(stored, 
 def test_a_row_that_breaks_its_batch_is_left_pending_and_the_others_are_settled(
     stored, settings, monkeypatch
 ):
-    from games import verification
+    from games.submissions import settle
 
     settings.SUBMISSION_VERIFY_BATCH = 3
     rows = [stored() for _ in range(4)]
-    judge = verification.submission_judge
+    judge = settle.submission_judge
 
     def judge_or_break(*, submission, **flags):
         if submission.pk == rows[1].pk:
             raise ValueError("a bug met by this row only")
         return judge(submission=submission, **flags)
 
-    monkeypatch.setattr(verification, "submission_judge", judge_or_break)
+    monkeypatch.setattr(settle, "submission_judge", judge_or_break)
 
     settled, more = submissions_verify_pending()
 

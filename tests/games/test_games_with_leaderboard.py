@@ -7,7 +7,7 @@ from games_helpers import CLASSIC_WIN, body
 
 from accounts.services import user_delete, user_suspend, user_unsuspend
 from games.models import Submission
-from games.services import submission_void
+from games.submissions.intake import submission_void
 
 pytestmark = [
     pytest.mark.django_db,

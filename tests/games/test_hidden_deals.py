@@ -15,12 +15,12 @@ from games_helpers import CLASSIC_WIN
 from hidden_helpers import issue_hidden
 
 import games.engine.codes
-from games.dealing import hidden_deal_draw, known_deals
 from games.engine import WHOLE_DEAL_COUNT, GameCode, Rules, visible_deal
 from games.engine.deal import COLUMN_SIZES, FACE_DOWN_AT_DEAL, deal_columns
+from games.issuing.dealing import hidden_deal_draw, known_deals
+from games.issuing.services import contest_games_issue, game_issue
 from games.models import IssuedGame
-from games.services import contest_games_issue, game_issue
-from games.solving import solved_deal_solve
+from games.solving.solved import solved_deal_solve
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Hints off the web request (games/hints.py): answers kept per position and read at once, the
+"""Hints off the web request (games/solving/hints.py): answers kept per position and read at once, the
 deal's stored line, and the ticket a page reads while a search runs on the hints queue.
 
 In these tests tasks run eagerly (no broker), as under `make run`: a search runs during the
@@ -12,11 +12,11 @@ from django.utils import timezone
 from games_helpers import WINS
 from rest_framework.test import APIClient
 
-import games.hints
+import games.solving.hints
 from games.engine import verify
-from games.hints import POSITION_KEY, SEARCHING_KEY, hint_search, position_key
 from games.models import HintUse, SolvedDeal
 from games.solver import Position
+from games.solving.hints import POSITION_KEY, SEARCHING_KEY, hint_search, position_key
 
 pytestmark = pytest.mark.django_db
 
@@ -33,22 +33,22 @@ def ask(client: APIClient, code: str = CODE, log: str = MIDWAY):
 def searches(monkeypatch):
     """Every search the solver starts for a hint, by the log's position."""
     started = []
-    real_solve = games.hints.solve
+    real_solve = games.solving.hints.solve
 
     def counted(position, **limits):
         started.append(position)
         return real_solve(position, **limits)
 
-    monkeypatch.setattr(games.hints, "solve", counted)
+    monkeypatch.setattr(games.solving.hints, "solve", counted)
     return started
 
 
 @pytest.fixture
 def solver_held():
     """Another request's search holds the process's one search (eager mode)."""
-    games.hints._eager_search.acquire()
+    games.solving.hints._eager_search.acquire()
     yield
-    games.hints._eager_search.release()
+    games.solving.hints._eager_search.release()
 
 
 def test_the_next_hints_along_the_line_found_are_read_not_searched(api, searches):
@@ -119,15 +119,15 @@ def test_a_ticket_reads_searching_then_the_answer_once(api, settings, solver_hel
     settings.SOLVER_HINT_TIME_LIMIT = 0.05
     url = ask(api).json()["url"]
     key = position_key(Position.from_log(CODE, MIDWAY))
-    games.hints.cache.set(SEARCHING_KEY.format(key=key), 1)  # queued for the hints worker
+    games.solving.hints.cache.set(SEARCHING_KEY.format(key=key), 1)  # queued for the hints worker
 
     searching = api.get(url)
-    games.hints._eager_search.release()
+    games.solving.hints._eager_search.release()
     try:
         settings.SOLVER_HINT_TIME_LIMIT = 2.0
         hint_search(code=CODE, log=MIDWAY)  # what the hints worker does
     finally:
-        games.hints._eager_search.acquire()
+        games.solving.hints._eager_search.acquire()
     answered = api.get(url)
     used = api.get(url)
 
@@ -182,7 +182,7 @@ def test_every_position_of_the_line_found_is_kept(api):
     game = Position.from_code(CODE).game()
     kept = 0
     while not game.is_won():
-        move = games.hints.cache.get(POSITION_KEY.format(key=position_key(game)))
+        move = games.solving.hints.cache.get(POSITION_KEY.format(key=position_key(game)))
         assert move is not None, f"no answer kept after {kept} moves"
         game.play(move)
         kept += 1

@@ -9,9 +9,9 @@ from games_helpers import WINS, body
 from rest_framework.test import APIClient
 
 from games.engine import GameCode, verify
+from games.issuing.services import game_issue
 from games.models import HintUse, Submission
-from games.services import game_issue
-from games.verification import submission_verify
+from games.submissions.settle import submission_verify
 from leaderboard.models import BoardEntry
 from leaderboard.services import daily_deal_pick, result_boards
 

@@ -7,12 +7,8 @@ from games_helpers import CLASSIC_WIN, body
 
 import games.tasks
 from games.models import SolvedDeal
-from games.solving import (
-    PAR_TASK_EXPIRES,
-    deals_par_request,
-    par_requests_per_hour,
-    solved_deal_solve,
-)
+from games.solving.par import PAR_TASK_EXPIRES, deals_par_request, par_requests_per_hour
+from games.solving.solved import solved_deal_solve
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +70,7 @@ def test_the_hour_budget_bounds_the_queue_and_a_dropped_deal_may_ask_again(
     settings.SOLVER_PAR_TIME_LIMIT = 600.0  # half an hour of the solver worker: 3 searches an hour
     assert par_requests_per_hour() == 3
     hour = [1_000 * 3600.0]
-    monkeypatch.setattr("games.solving.time.time", lambda: hour[0])
+    monkeypatch.setattr("games.solving.par.time.time", lambda: hour[0])
 
     request(CODES[:5], django_capture_on_commit_callbacks)
     request(CODES[5:], django_capture_on_commit_callbacks)
@@ -115,12 +111,12 @@ def test_the_once_per_deal_guard_and_the_budget_hold_in_redis(sent, settings, mo
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
-    from games.solving import _par_searches_send
+    from games.solving.par import _par_searches_send
 
     if not isinstance(caches["default"], RedisCache):  # the fail-soft one is a RedisCache too
         pytest.skip("needs the Redis cache (REDIS_URL)")
     settings.SOLVER_PAR_TIME_LIMIT = 900.0  # 2 an hour
-    monkeypatch.setattr("games.solving.time.time", lambda: 2_000 * 3600.0)
+    monkeypatch.setattr("games.solving.par.time.time", lambda: 2_000 * 3600.0)
 
     assert _par_searches_send(CODES[:2]) == 2
     assert _par_searches_send(CODES[:3]) == 0  # two already queued, the third over the budget

@@ -20,9 +20,9 @@ from django.utils import timezone
 from games.engine import Game
 from games.engine.errors import REFUSAL_CODES
 from games.engine.move import MOVES_BY_TEXT
-from games.hidden_record import prefix_mismatch
+from games.hidden.record import prefix_mismatch
 from games.models import IssuedGame, Submission
-from games.verification import REJECTION_CODES, SERVER_REJECTION_PARAMS, submission_judge
+from games.submissions.judge import REJECTION_CODES, SERVER_REJECTION_PARAMS, submission_judge
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "js" / "i18n"
 LANGUAGES = [code for code, _ in django_settings.LANGUAGES]

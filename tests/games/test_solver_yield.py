@@ -1,4 +1,4 @@
-"""Solver work gives way to intake and verification (games/solver_yield.py): a search waits while
+"""Solver work gives way to intake and verification (games/solving/yielding.py): a search waits while
 results wait on verification or the rest of the machine is busy, and a task kept waiting too long
 gives its search up and asks again later."""
 
@@ -15,8 +15,8 @@ from django.utils import timezone
 from games_helpers import CLASSIC_WIN, body
 
 from games.models import SolvedDeal, Submission
-from games.solver_yield import OthersCpu, SolverYield, SolverYielded, verification_backlog
-from games.solving import PAR_QUEUED_KEY
+from games.solving.par import PAR_QUEUED_KEY
+from games.solving.yielding import OthersCpu, SolverYield, SolverYielded, verification_backlog
 from games.tasks import deal_par_solve_task, deal_pool_refill_task
 
 pytestmark = pytest.mark.django_db

@@ -15,19 +15,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from games_helpers import WINS, body, deal_number
 
-import games.dealing
+import games.issuing.dealing
 from games.engine import DEAL_COUNT, GameCode, Rules, format_code, verify
 from games.models import SolvedDeal
 from games.selectors import deal_par
-from games.solving import (
-    deal_is_winnable,
-    deal_par_request,
-    deal_par_solve,
-    deal_pool_refill,
-    deal_pool_size,
-    solved_deal_solve,
-    winnable_codes_sample,
-)
+from games.solving.par import deal_par_request, deal_par_solve
+from games.solving.pool import deal_pool_refill, deal_pool_size, winnable_codes_sample
+from games.solving.solved import deal_is_winnable, solved_deal_solve
 from games.tasks import deal_par_solve_task, deal_pool_refill_task
 from leaderboard.services import daily_deal_pick
 from yukon_site.celery import app
@@ -168,7 +162,7 @@ def test_ranked_deals_are_drawn_by_secrets_over_every_deal_never_from_the_pool(a
         drawn.append(limit)
         return 123_456_789
 
-    monkeypatch.setattr(games.dealing.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(games.issuing.dealing.secrets, "randbelow", randbelow)
 
     with CaptureQueriesContext(connection) as queries:
         response = api.post("/api/games/", {"rules": "classic", "count": 2}, format="json")
@@ -317,7 +311,7 @@ def test_the_daily_filter_refuses_an_unknown_deal_and_searches_it_again_only_wit
 
 
 def test_the_daily_deal_is_picked_among_winnable_deals(settings, issue_known_deals):
-    settings.LEADERBOARD_DAILY_DEAL_FILTER = "games.solving.deal_is_winnable"
+    settings.LEADERBOARD_DAILY_DEAL_FILTER = "games.solving.solved.deal_is_winnable"
     settings.SOLVER_DAILY_TIME_LIMIT = 0.1
     issue_known_deals(UNWINNABLE, UNDECIDED, WON_CLASSIC[0])  # dealt as whole shuffles (YU2)
 

@@ -46,7 +46,7 @@ def shown(**variables: str) -> dict:
 def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_deal():
     settings = shown(REDIS_URL="redis://127.0.0.1:6379/5")
 
-    assert settings["filter"] == "games.solving.deal_is_winnable" and settings["daily_limit"] == 5.0
+    assert settings["filter"] == "games.solving.solved.deal_is_winnable" and settings["daily_limit"] == 5.0
     assert settings["refill"] is True and settings["par"] is True
     assert settings["pool_request_seconds"] == 0  # beat refills the pool: requests never search
     assert settings["schedule"] == {"task": "games.deal_pool_refill", "schedule": 300}
@@ -61,7 +61,7 @@ def test_in_eager_mode_requests_search_only_the_daily_deal_and_a_few_winnable_de
     settings = shown()
 
     # The first request of a day picks the daily deal: only a won deal, each search bounded.
-    assert settings["filter"] == "games.solving.deal_is_winnable" and settings["daily_limit"] == 2.0
+    assert settings["filter"] == "games.solving.solved.deal_is_winnable" and settings["daily_limit"] == 2.0
     assert settings["refill"] is False and settings["par"] is False
     # No beat refills the pool: a request for winnable deals searches a few new ones, about 1 s.
     assert settings["pool_request_seconds"] == 1.0

@@ -20,12 +20,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import TestCase
 
-from games.dealing import known_deals
 from games.engine import Game, GameCode, verify
-from games.hidden_games import game_reveal
+from games.hidden.reveals import game_reveal
+from games.issuing.dealing import known_deals
+from games.issuing.services import game_issue
+from games.log_input import SubmissionInput
 from games.models import IssuedGame, Submission
-from games.services import SubmissionInput, game_issue, submission_create
-from games.verification import submission_verify
+from games.submissions.intake import submission_create
+from games.submissions.settle import submission_verify
 
 VECTORS = Path(__file__).resolve().parents[2] / "games" / "engine" / "vectors" / "logs.json"
 

@@ -237,7 +237,7 @@ def test_a_replay_gives_what_the_page_needs_to_play_it_back(client, frozen_now):
 
 
 def test_a_voided_result_has_no_replay(client, frozen_now):
-    from games.services import submission_void
+    from games.submissions.intake import submission_void
 
     result = win(player("ann"), at=NOON)
     submission_void(submission=result)

@@ -7,7 +7,7 @@ from django.test import TestCase
 from leaderboard_factories import WINNING_CODES, best_score, player, win
 
 from accounts.services import user_delete, user_suspend, user_unsuspend
-from games.services import submission_void
+from games.submissions.intake import submission_void
 from leaderboard.models import BoardEntry
 from leaderboard.selectors import leaderboard_page
 

@@ -117,7 +117,7 @@ def test_redis_pages_stay_equal_to_sql_through_wins_voids_suspensions_and_rename
     redis_index, settings, rebuild_starts
 ):
     from accounts.services import user_display_name_set, user_suspend
-    from games.services import submission_void
+    from games.submissions.intake import submission_void
 
     players = fill_with_ties(8)
     boards = [BOARD, f"deal:{WINNING_CODES['classic'][0]}"]

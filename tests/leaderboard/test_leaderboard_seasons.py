@@ -195,7 +195,7 @@ def test_a_result_verified_after_the_snapshot_enters_the_board_but_never_the_fin
 
 
 def test_a_voided_result_or_a_suspended_player_leaves_the_standing_and_the_places_close_up():
-    from games.services import submission_void
+    from games.submissions.intake import submission_void
 
     ann, bob, cid = player("ann"), player("bob"), player("cid")
     win(ann, at=NOON, extra_moves=2)

@@ -12,8 +12,9 @@ from django.db import connections
 from django.utils import timezone
 
 from games.engine import Game
-from games.hidden_games import game_reveal
-from games.services import SubmissionInput, submission_create
+from games.hidden.reveals import game_reveal
+from games.log_input import SubmissionInput
+from games.submissions.intake import submission_create
 from races import services
 from races.models import Race, RaceSeat
 from races.services import playing_seat, seat_progress_record

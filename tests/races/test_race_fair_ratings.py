@@ -11,7 +11,7 @@ from django.utils import timezone
 from race_play import CLASSIC_WIN, play, race_of, seats_of, server_time, started_race, submit
 
 from games.models import Submission
-from games.verification import submission_verify
+from games.submissions.settle import submission_verify
 from races import services
 from races.models import Race, RaceSeat, Rating
 from races.rating import new_skill, skills_rate

@@ -19,7 +19,7 @@ from test_race_stack import Daphne, connect
 from websockets.exceptions import ConnectionClosed
 
 from games.engine import Game
-from games.hidden_games import game_reveal
+from games.hidden.reveals import game_reveal
 from races import services
 
 HEARD_WITHIN_S = 12  # race_socket.js's HEARD_WITHIN_MS: the page closes a connection silent so long

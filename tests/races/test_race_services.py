@@ -12,8 +12,8 @@ from race_play import CLASSIC_WIN, paced, play, progress, seats_of, server_time,
 
 from games.engine import CARD_NAMES
 from games.errors import PrefixConflict, SubmissionInvalid
-from games.hidden_games import game_reveal
-from games.hidden_record import deal_commitment
+from games.hidden.reveals import game_reveal
+from games.issuing.commitments import deal_commitment
 from games.models import IssuedGame, Submission
 from games.selectors import game_code_public, issued_games_unplayed
 from leaderboard.models import BoardEntry
@@ -294,7 +294,7 @@ def test_no_view_of_a_running_race_names_a_card_the_deal_or_its_secret(make_play
 
 @pytest.mark.django_db
 def test_no_card_is_revealed_before_the_countdown_ends(make_player, known_deal):
-    from games.hidden_games import GameNotStarted
+    from games.errors import GameNotStarted
 
     race = started_race(make_player, ago=timedelta(0))
     seat = seats_of(race)[0]

@@ -12,7 +12,7 @@ from django.test import Client
 from race_play import CLASSIC_WIN, off_the_event_loop, paced, play, submit
 
 from games.engine import CARD_NAMES, Game
-from games.hidden_games import game_reveal
+from games.hidden.reveals import game_reveal
 from races import services
 from races.models import Race
 from yukon_site.asgi import application

@@ -19,8 +19,9 @@ from factories import free_port
 from race_play import CLASSIC_WIN, off_the_event_loop
 
 from games.engine import Game
-from games.hidden_games import game_reveal
-from games.services import SubmissionInput, submission_create
+from games.hidden.reveals import game_reveal
+from games.log_input import SubmissionInput
+from games.submissions.intake import submission_create
 from races import services
 from races.models import Race
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from games.models import Submission
-from games.verification import submission_reverify
+from games.submissions.settle import submission_reverify
 
 STATUSES = {choice.value for choice in Submission.Status}
 

@@ -11,7 +11,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import RulesChoice, SolvedDeal, Submission
-from games.solving import deal_par_solve, deal_pool_refill, deal_pool_size
+from games.solving.par import deal_par_solve
+from games.solving.pool import deal_pool_refill, deal_pool_size
 
 
 class Command(BaseCommand):

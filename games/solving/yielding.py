@@ -12,7 +12,7 @@ worker yields the CPU"). So each search is handed a ``SolverYield`` as its pause
 
 A task that has waited SOLVER_YIELD_MAX_SECONDS in all gives its search up (``SolverYielded``):
 the pool's next run, or the deal's next win, asks again. Hints are not paused (a player is
-waiting; they have a process of their own, games/hints.py), nor searches in a web request.
+waiting; they have a process of their own, games/solving/hints.py), nor searches in a web request.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine import visible_deal
-from games.hidden_games import game_known_deal, game_reveals
+from games.hidden.reveals import game_known_deal, game_reveals
 from games.models import IssuedGame
 from games.selectors import game_code_public, game_expires_at
 

@@ -40,6 +40,7 @@ from games.errors import HintOnRankedGame, HintTicketUnknown, SubmissionInvalid
 from games.models import HintUse, IssuedGame, SolvedDeal
 from games.selectors import deal_under_wraps
 from games.solver import Position, solve
+from games.task_queue import BROKER_ERRORS, HINT_SEARCH, task_named
 
 logger = logging.getLogger(__name__)
 
@@ -253,11 +254,8 @@ def _line_answers(position: Position, moves: list[str]) -> dict[str, str]:
 
 def _search_send(*, code: str, log: str, key: str) -> bool:
     """Queue the search of a position; False when the broker (Redis) does not answer."""
-    from games.tasks import hint_search_task
-    from games.verification import BROKER_ERRORS
-
     try:
-        hint_search_task.apply_async((code, log), expires=settings.SOLVER_HINT_QUEUE_SECONDS)
+        task_named(HINT_SEARCH).apply_async((code, log), expires=settings.SOLVER_HINT_QUEUE_SECONDS)
     except BROKER_ERRORS as error:
         cache.delete(SEARCHING_KEY.format(key=key))
         logger.warning("hint search not sent: no broker", extra={"error": repr(error)[:300]})

@@ -1,16 +1,14 @@
-"""The games API: issue ranked deals, submit finished games, read their verdicts.
+"""Results: submit a finished game, read its verdict, list one's own (`/api/submissions/`).
 
-Each method validates its input, calls one service and answers. Service refusals become
-`{"detail": "...", "code": "..."}` with 403/404/409; field errors are 400 `{field: [...]}`.
-"""
+Each method validates its input, calls one service and answers; refusals are raised and rendered
+by DRF's exception handler: `{"detail": "...", "code": "..."}` with 403/404/409; field errors are
+400 `{field: [...]}`."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiResponse,
-    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_field,
     inline_serializer,
@@ -20,27 +18,16 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.game_serializers import (
-    HeldGameOutputSerializer,
-    HeldHiddenGameOutputSerializer,
-    HiddenGameOutputSerializer,
-    IssuedGameOutputSerializer,
-    held_game_data,
-)
-from games.models import CODE_LENGTH, IssuedGame, RulesChoice
+from games.api_fields import CODE_INPUT_LENGTH, MillisecondsListField, refusal
+from games.log_input import SubmissionInput
 from games.selectors import (
-    issued_games_unplayed,
     submission_code_public,
     submission_get_for_owner,
     submission_list_for_owner,
 )
-from games.services import (
-    SubmissionInput,
-    game_issue,
-    submission_create,
-    submissions_sweep_when_due,
-)
-from games.throttles import GameIssueThrottle, SubmissionCreateThrottle
+from games.submissions.intake import submission_create
+from games.submissions.queue import submissions_sweep_when_due
+from games.throttles import SubmissionCreateThrottle
 from yukon_site.api_input import (
     StrictBooleanField,
     StrictCharField,
@@ -49,126 +36,6 @@ from yukon_site.api_input import (
     query_data,
 )
 from yukon_site.api_schema import NOT_SIGNED_IN, REFUSAL, THROTTLED, paginated
-
-# A code field's longest input: the longest code (a YU2 code's 52 characters) and white space around it.
-CODE_INPUT_LENGTH = CODE_LENGTH
-
-# --- Strict JSON types (yukon_site/api_input.py) ------------------------------------------------
-
-
-class MillisecondsListField(serializers.ListField):
-    """A list of non-negative integers (milliseconds), checked in one pass: logs have thousands."""
-
-    child = StrictIntegerField(min_value=0, max_value=10**10)
-
-    def to_internal_value(self, data):
-        if not isinstance(data, list):
-            self.fail("not_a_list", input_type=type(data).__name__)
-        if self.max_length is not None and len(data) > self.max_length:
-            self.fail("max_length", max_length=self.max_length)
-        if not all(type(value) is int and 0 <= value <= 10**10 for value in data):
-            raise serializers.ValidationError("Each time must be an integer of milliseconds, 0 or more.")
-        return data
-
-
-# --- Documentation helpers --------------------------------------------------------------------------
-
-
-
-def refusal(description: str, code: str, detail: str) -> OpenApiResponse:
-    example = OpenApiExample(code, value={"detail": detail, "code": code})
-    return OpenApiResponse(REFUSAL, description=description, examples=[example])
-
-
-# --- Issued games -------------------------------------------------------------------------------
-
-
-HELD_GAMES = PolymorphicProxySerializer(
-    component_name="HeldGameEntry",
-    serializers=[HeldGameOutputSerializer, HeldHiddenGameOutputSerializer],
-    resource_type_field_name=None,
-    many=True,
-)
-ISSUED_GAMES = PolymorphicProxySerializer(
-    component_name="IssuedGameEntry",
-    serializers=[IssuedGameOutputSerializer, HiddenGameOutputSerializer],
-    resource_type_field_name=None,
-    many=True,
-)
-
-
-class GameIssueApi(APIView):
-    """POST issues ranked deals; GET lists the player's issued games that still accept a result."""
-
-    class GameIssueInputSerializer(serializers.Serializer):
-        rules = serializers.ChoiceField(choices=RulesChoice.choices, default=RulesChoice.CLASSIC)
-        count = StrictIntegerField(min_value=1, max_value=10, default=1)
-        hidden = StrictBooleanField(
-            default=False, help_text="Hidden-card games: issued without their code (docs/security.md)."
-        )
-
-    class GameListInputSerializer(serializers.Serializer):
-        state = serializers.ChoiceField(
-            choices=[IssuedGame.State.ISSUED],
-            help_text="`issued`: unplayed and unexpired (finished games are in `GET /api/submissions/`).",
-        )
-        rules = serializers.ChoiceField(choices=RulesChoice.choices, required=False)
-
-    def get_throttles(self):
-        return [GameIssueThrottle()] if self.request.method == "POST" else []
-
-    @extend_schema(
-        operation_id="games_list",
-        summary="The player's issued games that accept a result",
-        description="Unplayed, unexpired ranked games, oldest first (the nearest to expiry first): a "
-        f"device that lost its pool takes them back. At most {settings.GAMES_MAX_UNPLAYED} of each "
-        "kind; hidden-card games are listed without their code. Only `state=issued` is listed.",
-        parameters=[GameListInputSerializer],
-        responses={
-            200: HELD_GAMES,
-            400: OpenApiResponse(
-                description='A missing or unknown state, or bad rules: `{"state": [message]}`.',
-                examples=[OpenApiExample("state", value={"state": ['"finished" is not a valid choice.']})],
-            ),
-            403: NOT_SIGNED_IN,
-        },
-    )
-    def get(self, request):
-        serializer = self.GameListInputSerializer(data=query_data(request))
-        serializer.is_valid(raise_exception=True)
-        games = issued_games_unplayed(user=request.user, rules=serializer.validated_data.get("rules"))
-        return Response([held_game_data(game) for game in games])
-
-    @extend_schema(
-        operation_id="games_issue",
-        summary="Issue ranked deals",
-        description="Draws deal numbers uniformly at random on the server. Always answers a list; "
-        f"fewer than `count` when the player would hold more than {settings.GAMES_MAX_UNPLAYED} "
-        "unplayed games of the kind. With `hidden`, each game comes without its code: its face-up "
-        "cards and a commitment to its deal.",
-        request=GameIssueInputSerializer,
-        responses={
-            201: ISSUED_GAMES,
-            400: OpenApiResponse(description="Bad rules or count: `{field: [message]}`."),
-            403: NOT_SIGNED_IN,
-            409: refusal(
-                "The player already holds the most unplayed games.",
-                "too_many_unplayed",
-                "you hold 20 unplayed ranked games; finish one first (at most 20)",
-            ),  # fmt: skip
-            429: THROTTLED,
-        },
-    )
-    def post(self, request):
-        serializer = self.GameIssueInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        games = game_issue(user=request.user, **serializer.validated_data)
-        hidden = serializer.validated_data["hidden"]
-        output = (HiddenGameOutputSerializer if hidden else IssuedGameOutputSerializer)(games, many=True)
-        return Response(output.data, status=status.HTTP_201_CREATED)
-
-
-# --- Submissions --------------------------------------------------------------------------------
 
 
 class SubmissionOutputSerializer(serializers.Serializer):

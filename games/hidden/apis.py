@@ -1,6 +1,6 @@
 """The API of hidden-card games, included under /api/: one game to resume it, and its reveals.
 
-Issuing and listing them is `POST`/`GET /api/games/` (games.apis, with `hidden`). Examples of
+Issuing and listing them is `POST`/`GET /api/games/` (games.issuing.apis, with `hidden`). Examples of
 every answer and refusal: docs/api.md ("Hidden-card ranked games").
 """
 
@@ -12,17 +12,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.apis import (
-    NOT_SIGNED_IN,
-    REFUSAL,
-    THROTTLED,
-    MillisecondsListField,
-    StrictCharField,
-)
+from games.api_fields import MillisecondsListField
 from games.errors import GameNotFound
-from games.game_serializers import GameDetailOutputSerializer, RevealOutputSerializer
-from games.hidden_games import game_get_for_owner, game_reveal
+from games.hidden.reveals import game_get_for_owner, game_reveal
+from games.hidden.serializers import GameDetailOutputSerializer, RevealOutputSerializer
 from games.throttles import GameRevealThrottle
+from yukon_site.api_input import StrictCharField
+from yukon_site.api_schema import NOT_SIGNED_IN, REFUSAL, THROTTLED
 
 
 class GameDetailApi(APIView):

@@ -1,25 +1,7 @@
-"""What a hidden-card game keeps on record: the commitment to its deal, and the prefix of its
-log that the server has replayed (docs/security.md, "Hidden-card games").
-
-Pure functions, no database: the services of `games.services` and `games.hidden_games` use them.
-"""
+"""The prefix of a hidden-card game's log that the server has replayed and recorded (docs/security.md,
+"Hidden-card games"): whether a later log agrees with it. Pure functions, no database."""
 
 from __future__ import annotations
-
-import hashlib
-import secrets
-
-
-def deal_secret() -> str:
-    """A per-game secret: 32 random bytes (the operating system's CSPRNG), as 64 hex digits."""
-    return secrets.token_hex(32)
-
-
-def deal_commitment(*, code: str, secret: str) -> str:
-    """SHA-256 of the text `<code>:<secret>` (UTF-8), as 64 lowercase hex digits: published at
-    issue; the code and the secret are published once the game is finished, so anyone can check
-    that the deal was fixed before the first card was played."""
-    return hashlib.sha256(f"{code}:{secret}".encode()).hexdigest()
 
 
 def prefix_conflict(game, *, tokens: list[str], times: list[int], must_extend: bool) -> str | None:

@@ -13,13 +13,14 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from games.apis import CODE_INPUT_LENGTH, NOT_SIGNED_IN, THROTTLED, StrictCharField, refusal
+from games.api_fields import CODE_INPUT_LENGTH, refusal
 from games.errors import HintOnRankedGame, HintTicketUnknown
-from games.hints import Hint, hint_ask, hint_read
 from games.models import RulesChoice
-from games.solving import deal_pool_grow_in_request, winnable_codes_sample
+from games.solving.hints import Hint, hint_ask, hint_read
+from games.solving.pool import deal_pool_grow_in_request, winnable_codes_sample
 from games.throttles import HintReadThrottle, HintThrottle, WinnableDealsThrottle
-from yukon_site.api_input import query_data
+from yukon_site.api_input import StrictCharField, query_data
+from yukon_site.api_schema import NOT_SIGNED_IN, THROTTLED
 
 WINNABLE_MAX_COUNT = 50
 

@@ -1,0 +1,27 @@
+"""How the games services hand work to Celery: by each task's name, so that no service imports
+the tasks module. The tasks (games/tasks.py) are thin entry points that import the services;
+`GamesConfig.ready()` imports them, so the names are registered in every process."""
+
+from __future__ import annotations
+
+import redis
+from celery import current_app
+from celery.app.task import Task
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as KombuOperationalError
+
+# The tasks' names, which beat and the routes in settings use too.
+SUBMISSION_VERIFY = "games.submission_verify"
+DEAL_PAR_SOLVE = "games.deal_par_solve"
+HINT_SEARCH = "games.hint_search"
+
+# Errors of the infrastructure (database, Redis): a task retries them; anything else is a bug
+# of one row, which must not hold back the others.
+INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
+# What sending a task raises while the broker does not answer (kombu wraps connection errors).
+BROKER_ERRORS = (KombuOperationalError, redis.ConnectionError, redis.TimeoutError, ConnectionError)
+
+
+def task_named(name: str) -> Task:
+    """The registered task `name`; a KeyError if games/tasks.py was never imported."""
+    return current_app.tasks[name]
