@@ -7,9 +7,9 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm
 
 from accounts.forms import DisplayNameChoice
+from accounts.listeners import player_names_changed
 from accounts.models import User
 from accounts.services import user_delete, user_suspend, user_unsuspend
-from leaderboard.players import player_names_forget
 
 
 class SuspendActionForm(ActionForm):
@@ -66,9 +66,9 @@ class PlayerAdmin(UserAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change and {"display_name", "username"} & set(form.changed_data):
-            # The boards keep names beside them (leaderboard.players): the new one shows at once.
+            # The boards keep names beside them (a names listener): the new one shows at once.
             names = [form.initial.get("display_name", ""), form.initial.get("username", ""), obj.public_name]
-            player_names_forget(user_id=obj.pk, names=names)
+            player_names_changed(user_id=obj.pk, names=names)
 
     # Deleting from the admin goes through the same service as the player's own deletion.
     def delete_model(self, request, obj):

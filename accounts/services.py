@@ -1,7 +1,8 @@
 """Writes about players: display names, languages, deletion, suspension.
 
-Anything that changes which results count for a player ends by asking the leaderboard to
-rebuild that player's entries, inside the same transaction.
+Anything that changes which results count for a player ends by telling the standing listeners
+(the boards rebuild that player's entries) inside the same transaction; a name that changes is
+told to the names listeners (accounts/listeners.py).
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.listeners import player_names_changed, player_standing_changed
 from accounts.models import User, name_validator
 from accounts.selectors import display_name_taken
-from games import results
-from leaderboard.players import player_names_forget
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def user_display_name_set(*, user: User, display_name: str) -> User:
     except IntegrityError:  # taken meanwhile by another request
         raise ValidationError(TAKEN_MESSAGE, code="taken") from None
     # The boards keep names in the cache: the new one shows at once, the old one names no one.
-    player_names_forget(user_id=user.pk, names=[user.public_name, name])
+    player_names_changed(user_id=user.pk, names=[user.public_name, name])
     user.display_name = name
     return user
 
@@ -77,9 +77,9 @@ def user_delete(*, user: User) -> None:
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user_id).update(is_active=False)
         detached = user.submissions.update(user=None)
-        results.player_results_changed(user_id=user_id)
+        player_standing_changed(user_id=user_id)
         User.objects.filter(pk=user_id).delete()
-    player_names_forget(user_id=user_id, names=[user.public_name])
+    player_names_changed(user_id=user_id, names=[user.public_name])
     logger.info("account deleted", extra={"user_id": user_id, "detached_submissions": detached})
 
 
@@ -91,7 +91,7 @@ def user_suspend(*, user: User, reason: str) -> User:
         User.objects.select_for_update().filter(pk=user.pk).update(
             is_suspended=True, suspension_reason=reason, suspended_at=now
         )
-        results.player_results_changed(user_id=user.pk)
+        player_standing_changed(user_id=user.pk)
     user.is_suspended, user.suspension_reason, user.suspended_at = True, reason, now
     logger.info("player suspended", extra={"user_id": user.pk, "reason": reason})
     return user
@@ -103,7 +103,7 @@ def user_unsuspend(*, user: User) -> User:
         User.objects.select_for_update().filter(pk=user.pk).update(
             is_suspended=False, suspension_reason="", suspended_at=None
         )
-        results.player_results_changed(user_id=user.pk)
+        player_standing_changed(user_id=user.pk)
     user.is_suspended, user.suspension_reason, user.suspended_at = False, "", None
     logger.info("player unsuspended", extra={"user_id": user.pk})
     return user

@@ -5,10 +5,10 @@ the tasks module. The tasks (games/tasks.py) are thin entry points that import t
 from __future__ import annotations
 
 import redis
-from celery import current_app
-from celery.app.task import Task
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as KombuOperationalError
+
+from yukon_site.celery import task_named  # noqa: F401  (for the services that send tasks)
 
 # The tasks' names, which beat and the routes in settings use too.
 SUBMISSION_VERIFY = "games.submission_verify"
@@ -20,8 +20,3 @@ HINT_SEARCH = "games.hint_search"
 INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
 # What sending a task raises while the broker does not answer (kombu wraps connection errors).
 BROKER_ERRORS = (KombuOperationalError, redis.ConnectionError, redis.TimeoutError, ConnectionError)
-
-
-def task_named(name: str) -> Task:
-    """The registered task `name`; a KeyError if games/tasks.py was never imported."""
-    return current_app.tasks[name]

@@ -28,6 +28,7 @@ from leaderboard.histogram_index import HistogramBoardIndex
 from leaderboard.histogram_layout import CLUSTER_SCHEME, histogram_client
 from leaderboard.index import EntryDetails, IndexChange, RedisBoardIndex
 from leaderboard.models import BoardEntry, BoardRepair
+from yukon_site.celery import task_named
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ _down_until = 0.0
 DOWN_BACKOFF_SECONDS = 2.0  # after a failure, reads skip Redis this long instead of waiting on it
 DEAL_BOARD_TTL = 7 * 24 * 3600  # a deal board's key is rebuilt on a read after a week
 PERIOD_BOARD_RETENTION = 2 * 24 * 3600  # a finished week or day stays in Redis this long
+BOARD_REBUILD = "leaderboard.board_rebuild"  # its task (leaderboard/tasks.py), sent by name
 
 
 def index_redis_url() -> str | None:
@@ -147,10 +149,8 @@ def index_board_missing(board: str) -> None:
         return
     if token is None:
         return  # a rebuild is already on its way
-    from leaderboard.tasks import board_rebuild
-
     try:
-        board_rebuild.delay(board=board, lock_token=token)
+        task_named(BOARD_REBUILD).delay(board=board, lock_token=token)
     except Exception as error:  # the broker is down: let a later read try again
         logger.warning("could not start the rebuild of %s: %s", board, error)
         index.unlock(board, token)

@@ -7,7 +7,7 @@ import logging
 
 from celery import shared_task
 
-from leaderboard.indexing import board_index, index_board_rebuild
+from leaderboard.indexing import BOARD_REBUILD, board_index, index_board_rebuild
 from leaderboard.models import BoardRepair
 from leaderboard.seasons import seasons_snapshot
 from leaderboard.services import daily_deals_pick_ahead
@@ -15,7 +15,7 @@ from leaderboard.services import daily_deals_pick_ahead
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="leaderboard.board_rebuild")
+@shared_task(name=BOARD_REBUILD)
 def board_rebuild(board: str, lock_token: str | None = None) -> int | None:
     """Rebuild one board's Redis key from PostgreSQL (started by a read that found it missing)."""
     loaded = index_board_rebuild(board=board, lock_token=lock_token)

@@ -2,7 +2,7 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import celeryd_after_setup
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
@@ -11,6 +11,13 @@ app = Celery("yukon_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Finds `tasks.py` in every installed app.
 app.autodiscover_tasks()
+
+
+def task_named(name: str) -> Task:
+    """The registered task `name`, for a service that sends a task without importing its tasks
+    module back (docs/architecture.md); the app's AppConfig.ready() imports that module. A
+    KeyError if it never was."""
+    return app.tasks[name]
 
 
 @celeryd_after_setup.connect

@@ -11,6 +11,7 @@ from django.db import connection
 from django.utils import timezone
 from games_helpers import CLASSIC_WIN, body
 
+from accounts.listeners import listeners_replaced as account_listeners_replaced
 from accounts.services import user_suspend, user_unsuspend
 from games.models import Submission
 from games.results import listeners_replaced
@@ -37,7 +38,10 @@ def spy_rebuild(*, user_id):
 @pytest.fixture
 def seam_spy():
     SEAM_CALLS.clear()
-    with listeners_replaced(places=[spy_record], players=[spy_rebuild]):
+    # A suspension is told through accounts' own listeners (accounts/listeners.py).
+    with listeners_replaced(places=[spy_record], players=[spy_rebuild]), account_listeners_replaced(
+        standing=[spy_rebuild]
+    ):
         yield SEAM_CALLS
     SEAM_CALLS.clear()
 
