@@ -14,7 +14,7 @@ one verified win each and its board entry by PostgreSQL COPY, then the Redis key
 project's own rebuild (`rebuild_leaderboards` does the same). Then, for a bounded time each:
 
 - the service layer (leaderboard.selectors) on Redis and on SQL alone (REDIS_URL unset);
-- the Redis index alone (leaderboard.index), and the PyPI package `leaderboard` 3.7.3 doing
+- the Redis index alone (leaderboard.index.sorted_sets), and the PyPI package `leaderboard` 3.7.3 doing
   the same reads on an identically filled sorted set in the same Redis: it needs the redis 2.x
   client, so it runs in a virtual environment of its own (created once in /tmp);
 - HTTP through gunicorn, with wrk: `GET /api/leaderboards/?rules=classic` (50 rows; hot pages
@@ -29,7 +29,7 @@ project's own rebuild (`rebuild_leaderboards` does the same). Then, for a bounde
   that of a queue of 16 requests always waiting (the rate reached is printed beside it).
 
 `--index histogram` runs it all on boards split by score (LEADERBOARD_INDEX=histogram,
-leaderboard.histogram_index: what a Redis Cluster uses) on the same single Redis, instead of one
+leaderboard.index.histogram.index: what a Redis Cluster uses) on the same single Redis, instead of one
 sorted set a board; the PyPI package, which reads a sorted set, is then left out.
 
 Latencies are per call (p50 / p99 in ms); rates are calls per second of one client (service
@@ -245,7 +245,7 @@ def fill_package_set(client, *, board_key: str) -> None:
     rows = BoardEntry.objects.filter(board=BOARD).values_list(
         "user_id", "sort_key", "score", "moves", "duration_ms", "achieved_at", "submission_id"
     )
-    from leaderboard.index import member_for
+    from leaderboard.index.sorted_sets import member_for
 
     for user_id, key, score, moves, duration, achieved, submission in rows.iterator(chunk_size=20_000):
         member = member_for(user_id)
@@ -285,7 +285,7 @@ def measure(call: Callable[[], object], *, seconds: float) -> dict:
 def measure_service(*, size: int, seconds: float, rng: random.Random) -> dict:
     from django.conf import settings
 
-    from leaderboard.indexing import board_index, index_reset
+    from leaderboard.index.wiring import board_index, index_reset
     from leaderboard.selectors import (
         leaderboard_around,
         leaderboard_around_player,
@@ -367,7 +367,7 @@ print(json.dumps({
 
 
 def measure_package(*, args: argparse.Namespace, size: int, seconds: float) -> dict:
-    from leaderboard.index import MEMBER_COMPLEMENT
+    from leaderboard.index.sorted_sets import MEMBER_COMPLEMENT
 
     host, port = args.redis.split("//")[1].split(":")
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
@@ -605,7 +605,7 @@ def main() -> None:
         django.setup()
         from django.db import connection
 
-        from leaderboard.indexing import index_board_rebuild
+        from leaderboard.index.wiring import index_board_rebuild
 
         if not args.skip_package:
             package_python()

@@ -1,4 +1,4 @@
-"""Boards split by score (leaderboard.histogram) beside today's single sorted set (leaderboard.index).
+"""Boards split by score (leaderboard.index.histogram) beside one sorted set a board (index.sorted_sets).
 
     .venv/bin/python bench/leaderboard_histogram.py                      # 1M and 10M players
     .venv/bin/python bench/leaderboard_histogram.py --sizes 100000 --seconds 2
@@ -90,8 +90,8 @@ def keys_memory(client) -> int:
 
 
 def fill_sorted_set(client, size: int) -> None:
-    from leaderboard.histogram import sort_key
-    from leaderboard.index import SENTINEL, SENTINEL_SCORE, member_for
+    from leaderboard.index.histogram.board import sort_key
+    from leaderboard.index.sorted_sets import SENTINEL, SENTINEL_SCORE, member_for
 
     key = f"lb:{BOARD}"
     client.zadd(key, {SENTINEL: SENTINEL_SCORE})
@@ -131,8 +131,8 @@ def measure_board(client, *, size: int, fill, rank, top50, around, seconds: floa
 
 
 def run_size(client, size: int, *, seconds: float) -> dict:
-    from leaderboard.histogram import HistogramBoard
-    from leaderboard.index import RedisBoardIndex
+    from leaderboard.index.histogram.board import HistogramBoard
+    from leaderboard.index.sorted_sets import RedisBoardIndex
 
     board = HistogramBoard(client)
 

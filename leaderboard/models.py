@@ -1,6 +1,6 @@
 """Leaderboard rows: one best entry per (board, player), daily deals, and flags for review.
 
-PostgreSQL is the record; the Redis sorted sets (leaderboard/index.py) are only an index of
+PostgreSQL is the record; the Redis sorted sets (leaderboard/index/sorted_sets.py) are only an index of
 these rows and can always be rebuilt from them.
 """
 

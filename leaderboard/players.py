@@ -11,7 +11,7 @@ expires NAME_SECONDS after it was started, then fills again. A rename, in the ac
 the admin, and a deletion forget the player's fields at once. An unknown name is not kept: a
 new player's name answers at once. Without Redis (or while it fails) both come from PostgreSQL.
 
-On boards split by score (leaderboard.histogram_index, Redis Cluster) the two hashes are keys of
+On boards split by score (leaderboard.index.histogram.index, Redis Cluster) the two hashes are keys of
 their own too, but no script may span their slots and the board's: around a player is there the
 name's member (HGET), the neighbourhood (the index's `around`) and their names (HMGET).
 """
@@ -24,9 +24,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from accounts.models import public_name_of
-from leaderboard.histogram_index import HistogramBoardIndex
-from leaderboard.index import EntryDetails, IndexItem, IndexSlice, member_for, user_for
-from leaderboard.indexing import INDEX_ERRORS, BoardIndex, board_index, index_failed
+from leaderboard.index.base import BoardIndex, EntryDetails, IndexItem, IndexSlice
+from leaderboard.index.histogram.index import HistogramBoardIndex
+from leaderboard.index.sorted_sets import member_for, user_for
+from leaderboard.index.wiring import INDEX_ERRORS, board_index, index_failed
 
 NAME_SECONDS = 3600  # each hash, from its first field: an hour, then it fills again
 _USER = get_user_model()._meta.db_table

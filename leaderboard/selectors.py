@@ -21,8 +21,8 @@ from accounts.models import public_name_of
 from games.models import Submission
 from leaderboard.boards import RULES, sort_key_parts
 from leaderboard.hot_pages import hot_page
-from leaderboard.index import IndexItem, IndexSlice
-from leaderboard.indexing import INDEX_ERRORS, BoardIndex, board_index, index_failed, index_read
+from leaderboard.index.base import BoardIndex, IndexItem, IndexSlice
+from leaderboard.index.wiring import INDEX_ERRORS, board_index, index_failed, index_read
 from leaderboard.models import BoardEntry, DailyDeal
 from leaderboard.players import NAME_NOT_KEPT, AroundSlice, index_around, player_id_by_name, player_names
 

@@ -26,8 +26,8 @@ from games.issuing.services import game_issue
 from games.models import IssuedGame, Submission
 from games.selectors import code_is_whole
 from leaderboard.boards import boards_for_result, open_board_of, sort_key, truncate_to_second
-from leaderboard.index import EntryDetails, IndexChange
-from leaderboard.indexing import index_changes_schedule
+from leaderboard.index.base import EntryDetails, IndexChange
+from leaderboard.index.wiring import index_changes_schedule
 from leaderboard.models import BoardEntry, DailyDeal, LogFingerprint, ReplayFlag
 from leaderboard.selectors import board_sizes, daily_deal_cache_clear, entry_ranks
 from yukon_site.api_errors import ApplicationError

@@ -7,7 +7,7 @@ import logging
 
 from celery import shared_task
 
-from leaderboard.indexing import BOARD_REBUILD, board_index, index_board_rebuild
+from leaderboard.index.wiring import BOARD_REBUILD, board_index, index_board_rebuild
 from leaderboard.models import BoardRepair
 from leaderboard.seasons import seasons_snapshot
 from leaderboard.services import daily_deals_pick_ahead

@@ -542,7 +542,7 @@ LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # 
 # end have been verified by then); a result verified later does not change it.
 LEADERBOARD_SEASON_SETTLE_SECONDS = env.int("LEADERBOARD_SEASON_SETTLE_SECONDS", default=3600)
 # The boards' Redis index, apart from the broker (Celery's Redis transport cannot use a cluster);
-# unset: REDIS_URL, looked up when the index connects (leaderboard.indexing.index_redis_url).
+# unset: REDIS_URL, looked up when the index connects (leaderboard.index.wiring.index_redis_url).
 LEADERBOARD_REDIS_URL = env.str("LEADERBOARD_REDIS_URL", default="") or None
 # The index's kind: "sorted_set" (one sorted set a board) or "histogram" (boards split by score,
 # which a Redis Cluster needs; a redis+cluster:// LEADERBOARD_REDIS_URL uses it whatever this says).

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from leaderboard.hot_pages import hot_pages_clear
-from leaderboard.indexing import index_reset
+from leaderboard.index.wiring import index_reset
 from leaderboard.selectors import daily_deal_cache_clear
 
 
@@ -63,8 +63,8 @@ def index_kind(request, settings) -> str:
 @pytest.fixture
 def redis_index(redis_client, settings, index_kind):
     """The Redis index of that kind on REDIS_URL's database, emptied (skips without REDIS_URL)."""
-    from leaderboard.histogram_index import HistogramBoardIndex
-    from leaderboard.indexing import board_index
+    from leaderboard.index.histogram.index import HistogramBoardIndex
+    from leaderboard.index.wiring import board_index
 
     index_reset()
     index = board_index()

@@ -12,8 +12,9 @@ from urllib.parse import urlparse
 import pytest
 import redis
 
-from leaderboard.histogram_index import HistogramBoardIndex
-from leaderboard.index import EntryDetails, member_for, user_for
+from leaderboard.index.base import EntryDetails
+from leaderboard.index.histogram.index import HistogramBoardIndex
+from leaderboard.index.sorted_sets import member_for, user_for
 
 
 def _details_keys(index: HistogramBoardIndex, board: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Boards split by score (leaderboard.histogram) on one Redis: ranks, pages, moves, rebuilds.
+"""Boards split by score (leaderboard.index.histogram.board) on one Redis: ranks, pages, moves, rebuilds.
 
 The property test plays random writes, raises and removals with many ties against a plain
 sorted set keyed like today's index (sort key, complemented member) and compares every answer.
@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from index_probes import own_database
 
-from leaderboard import histogram
-from leaderboard.histogram import HistogramBoard, Row, percentile
-from leaderboard.index import member_for as reference_member
-from leaderboard.index import user_for as reference_user
+from leaderboard.index.histogram import board as histogram
+from leaderboard.index.histogram.board import HistogramBoard, Row, percentile
+from leaderboard.index.sorted_sets import member_for as reference_member
+from leaderboard.index.sorted_sets import user_for as reference_user
 
 pytestmark = pytest.mark.stack
 
@@ -236,7 +236,7 @@ def test_pipelined_scripts_unknown_to_redis_are_loaded_and_run_once(board):
     flushed) is loaded on its NOSCRIPT answer and the batch sent again."""
     import uuid
 
-    from leaderboard import histogram_scripts
+    from leaderboard.index.histogram import scripts as histogram_scripts
 
     for user in range(1, 9):
         board.write(

@@ -17,7 +17,7 @@ import redis
 from redis.cluster import RedisCluster
 from redis.exceptions import RedisClusterException
 
-from leaderboard.histogram import HistogramBoard, Row, histogram_client, percentile, sort_key
+from leaderboard.index.histogram.board import HistogramBoard, Row, histogram_client, percentile, sort_key
 
 pytestmark = pytest.mark.stack
 
@@ -192,8 +192,8 @@ def test_the_service_records_ranks_and_places_wins_on_the_cluster(
     from leaderboard_factories import WINNING_CODES, player, win
 
     from leaderboard import selectors
-    from leaderboard.histogram_index import HistogramBoardIndex
-    from leaderboard.indexing import board_index, index_reset
+    from leaderboard.index.histogram.index import HistogramBoardIndex
+    from leaderboard.index.wiring import board_index, index_reset
     from leaderboard.selectors import entry_rank_sql, leaderboard_around, leaderboard_page, leaderboard_place
     from leaderboard.tasks import board_rebuild
 

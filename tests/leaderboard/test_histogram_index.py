@@ -1,5 +1,5 @@
-"""The index split by score (leaderboard.histogram_index) answers every call of the sorted sets'
-index (leaderboard.index) the same, on the same writes: pages from any cursor, around-me, ranks,
+"""The index split by score (histogram.index) answers every call of the sorted sets'
+index (leaderboard.index.sorted_sets) the same, on the same writes: pages from any cursor, around-me, ranks,
 places, sizes and the entries ahead with a transaction's own writes counted, ties included.
 
 Both indexes share Redis database 14 of REDIS_URL's server (emptied before and after), no other
@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from index_probes import own_database
 
-from leaderboard import histogram_build
-from leaderboard.histogram_index import HistogramBoardIndex
-from leaderboard.index import EntryDetails, IndexChange, IndexItem, RedisBoardIndex
+from leaderboard.index.base import EntryDetails, IndexChange, IndexItem
+from leaderboard.index.histogram import build as histogram_build
+from leaderboard.index.histogram.index import HistogramBoardIndex
+from leaderboard.index.sorted_sets import RedisBoardIndex
 
 pytestmark = pytest.mark.stack
 
@@ -136,7 +137,7 @@ def test_a_board_flushed_during_its_build_is_not_left_half_built(client):
         yield (key_of(6000, T0), 1, EntryDetails(1, 80, 90_000, "YU1-C-AAAAAAB"))
         client.flushdb()
 
-    from leaderboard.index import IndexBuildLost
+    from leaderboard.index.base import IndexBuildLost
 
     with pytest.raises(IndexBuildLost):
         split.rebuild(BOARD, rows)

@@ -9,9 +9,9 @@ from index_probes import redis_unreachable
 from leaderboard_factories import player, win
 
 from accounts.services import user_display_name_set
-from leaderboard import indexing
-from leaderboard.index import member_for
-from leaderboard.indexing import board_index, index_board_rebuild
+from leaderboard.index import wiring as indexing
+from leaderboard.index.sorted_sets import member_for
+from leaderboard.index.wiring import board_index, index_board_rebuild
 from leaderboard.players import NAME_NOT_KEPT, NAME_SECONDS, index_around, player_names
 from leaderboard.selectors import UnknownPlayer, leaderboard_around, leaderboard_around_player
 

@@ -16,7 +16,7 @@ from leaderboard.boards import (
     sort_key_parts,
     week_key,
 )
-from leaderboard.index import member_for, user_for
+from leaderboard.index.sorted_sets import member_for, user_for
 
 UTC = dt.UTC
 

@@ -18,9 +18,10 @@ from index_probes import (
 from leaderboard_factories import WINNING_CODES, before_open_deals, best_score, player, win
 
 from games.results import listeners_replaced
-from leaderboard import histogram_build, indexing
-from leaderboard import index as index_module
-from leaderboard.indexing import index_board_rebuild
+from leaderboard.index import sorted_sets as index_module
+from leaderboard.index import wiring as indexing
+from leaderboard.index.histogram import build as histogram_build
+from leaderboard.index.wiring import index_board_rebuild
 from leaderboard.models import BoardEntry, BoardRepair
 from leaderboard.selectors import leaderboard_around, leaderboard_page, leaderboard_rank
 
@@ -381,7 +382,7 @@ def test_pagination_on_redis_has_no_gaps_or_repeats_while_new_scores_arrive(
 def built(index, board: str) -> bool:
     """The board is in Redis and complete: a board split by score has its head from the start of
     its rebuild (state "building"), one sorted set only once it is renamed into place."""
-    from leaderboard.histogram_index import HistogramBoardIndex
+    from leaderboard.index.histogram.index import HistogramBoardIndex
 
     if isinstance(index, HistogramBoardIndex):
         return index.boards.state(board) == "ready"

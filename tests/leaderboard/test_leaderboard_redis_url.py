@@ -3,10 +3,10 @@ a cluster's address choose its kind (no Redis needed here)."""
 
 import pytest
 
-from leaderboard import indexing
-from leaderboard.histogram_index import HistogramBoardIndex
-from leaderboard.index import RedisBoardIndex
-from leaderboard.indexing import board_index, index_kind, index_reset
+from leaderboard.index import wiring as indexing
+from leaderboard.index.histogram.index import HistogramBoardIndex
+from leaderboard.index.sorted_sets import RedisBoardIndex
+from leaderboard.index.wiring import board_index, index_kind, index_reset
 
 
 @pytest.fixture

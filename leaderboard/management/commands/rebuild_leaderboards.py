@@ -1,8 +1,8 @@
 """`python manage.py rebuild_leaderboards [--board KEY ...]`: rebuild Redis from PostgreSQL.
 
-On the sorted sets (leaderboard.index) each board is filled into a temporary key and swapped in
+On the sorted sets (leaderboard.index.sorted_sets) each board is filled into a temporary key and swapped in
 with RENAME, so readers never see a half-built board; boards split by score
-(leaderboard.histogram_index, a Redis Cluster) are emptied and loaded again, read from SQL
+(leaderboard.index.histogram.index, a Redis Cluster) are emptied and loaded again, read from SQL
 meanwhile. Writes made during either are kept. Without --board: the all-time, this season's,
 this week's and today's boards of each rule set (global and open-deal), and every board that
 already has a key in Redis.
@@ -17,7 +17,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from leaderboard.boards import DEALS, RULES, current_boards, daily_board, is_board_key
-from leaderboard.indexing import board_index, index_board_rebuild, index_redis_url
+from leaderboard.index.wiring import board_index, index_board_rebuild, index_redis_url
 from leaderboard.models import BoardEntry
 
 

@@ -2,7 +2,7 @@
 
 Ranked scores are whole numbers 0 … 99,999, so a board is cut along them: a score set per score
 (the entries with that score, in order), a head holding the count of each score (and a Fenwick
-tree over them), and the players' records, sharded; leaderboard/histogram_layout.py names the
+tree over them), and the players' records, sharded; leaderboard/index/histogram/layout.py names the
 keys. Exact rank = the head's count at better scores + ZRANK within the score set.
 
 Writes touch several slots, so a move is made in an order that is safe to interrupt and to repeat:
@@ -21,13 +21,13 @@ back once the lease has expired) or by ``repair``; repeating a write is harmless
 past its lease, 10 s, is the one case the lease cannot order: its late steps may leave a stale
 member in a score set until the next rebuild.) A removal leaves a tombstone ``"d"`` so that a
 rebuild reading an older snapshot does not bring the entry back. The head may lag the score
-sets for the moment between steps 2 and 3. Building and repairing: leaderboard/histogram_build.py.
+sets for the moment between steps 2 and 3. Building and repairing: leaderboard/index/histogram/build.py.
 
 A board that expires (``build(expire_at=…)``) keeps the moment in its head: every key a move or a
 build writes expires EXPIRE_GRACE seconds after the head, so the head, whose absence means "not
 built", always goes first.
 
-This module knows Redis only (like leaderboard/index.py). ``histogram_client(url)`` connects to a
+This module knows Redis only (like leaderboard/index/sorted_sets.py). ``histogram_client(url)`` connects to a
 cluster for ``redis+cluster://host:port`` and to a single Redis for ``redis://…``.
 """
 
@@ -37,8 +37,8 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from leaderboard.histogram_build import BoardBuild
-from leaderboard.histogram_layout import (  # noqa: F401  (histogram_client, READY: for its users)
+from leaderboard.index.histogram.build import BoardBuild
+from leaderboard.index.histogram.layout import (  # noqa: F401  (histogram_client, READY: for its users)
     MAX_EPOCH_SECONDS,
     MAX_SCORE,
     POSITIONS,

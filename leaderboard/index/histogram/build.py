@@ -1,4 +1,4 @@
-"""Building and repairing a board split by score (leaderboard.histogram), with no RENAME.
+"""Building and repairing a board split by score (leaderboard.index.histogram.board), with no RENAME.
 
 There is no RENAME across slots: `build` empties the board's keys (but the score sets' versions,
 which keep growing across builds), marks the head "building", and loads a snapshot shard by
@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from leaderboard.histogram_layout import (
+from leaderboard.index.base import IndexBuildLost
+from leaderboard.index.histogram.layout import (
     BUILDING,
     BoardLayout,
     WriteBusy,
@@ -24,7 +25,6 @@ from leaderboard.histogram_layout import (
     sort_key,
     text,
 )
-from leaderboard.index import IndexBuildLost
 
 LOAD_BATCH = 200_000
 

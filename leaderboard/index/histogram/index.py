@@ -1,8 +1,8 @@
-"""The boards' index split by score (leaderboard.histogram), for Redis Cluster: the interface of
-leaderboard.index.RedisBoardIndex, so that leaderboard.indexing serves either.
+"""The boards' index split by score (leaderboard.index.histogram.board), for Redis Cluster: the interface of
+leaderboard.index.RedisBoardIndex, so that leaderboard.index.wiring serves either.
 
 Its keys are a board's head, score sets (with their details) and player records
-(leaderboard/histogram_layout.py), under a prefix of their own (``lbh`` beside the sorted sets'
+(leaderboard/index/histogram/layout.py), under a prefix of their own (``lbh`` beside the sorted sets'
 ``lb``), so the two kinds of index never read each other's keys on one Redis. Every script and
 every multi-key command stays within one hash slot.
 
@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterable, Iterator
 import redis
 from redis.cluster import RedisCluster
 
-from leaderboard.histogram import READY, HistogramBoard, Row
-from leaderboard.histogram_layout import key_parts, record_key, sort_key, text
-from leaderboard.index import EntryDetails, IndexChange, IndexItem, IndexSlice
-from leaderboard.rebuild_lock import RebuildLock
+from leaderboard.index.base import EntryDetails, IndexChange, IndexItem, IndexSlice
+from leaderboard.index.histogram.board import READY, HistogramBoard, Row
+from leaderboard.index.histogram.layout import key_parts, record_key, sort_key, text
+from leaderboard.index.locks import RebuildLock
 
 
 class HistogramBoardIndex(RebuildLock):

@@ -1,4 +1,4 @@
-"""The Lua scripts of leaderboard/histogram.py. Each touches keys of one hash slot only.
+"""The Lua scripts of leaderboard/index/histogram/board.py. Each touches keys of one hash slot only.
 
 A player's record (a field of the shard hash ``{<board>|p<k>}``) is ``"<sort key>"`` or
 ``"<sort key> <score> <score> …"``: the scores after the first space are score sets the player

@@ -16,20 +16,19 @@ keys that exist, so a key can never be half-filled by them. A rebuild fills ``<k
 removals made during the rebuild are remembered in ``<key>:removed`` so the loader does not
 bring them back.
 
-This module knows Redis only; leaderboard/indexing.py connects it to Django. The same interface
-over boards split by score, for Redis Cluster: leaderboard/histogram_index.py.
+This module knows Redis only; leaderboard/index/wiring.py connects it to Django. The same interface
+over boards split by score, for Redis Cluster: leaderboard/index/histogram/index.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from itertools import islice
-from typing import NamedTuple
 
 import redis
 
-from leaderboard.rebuild_lock import RebuildLock
+from leaderboard.index.base import EntryDetails, IndexBuildLost, IndexChange, IndexItem, IndexSlice
+from leaderboard.index.locks import RebuildLock
 
 SENTINEL = ""
 SENTINEL_SCORE = -1
@@ -194,55 +193,6 @@ for k = 1, #KEYS do
 end
 return out
 """
-
-
-# The records a page is read into are NamedTuples: as immutable as a frozen dataclass, and made
-# several times faster (a page of 21 entries makes 63 of them).
-class EntryDetails(NamedTuple):
-    """What a page shows of an entry besides its score and time (both in the sort key)."""
-
-    submission_id: int
-    moves: int
-    duration_ms: int
-    code: str
-
-    def encode(self) -> str:
-        return f"{self.submission_id} {self.moves} {self.duration_ms} {self.code}"
-
-    @classmethod
-    def decode(cls, text: bytes | str) -> EntryDetails:
-        submission_id, moves, duration_ms, code = (text.decode() if isinstance(text, bytes) else text).split()
-        return cls(int(submission_id), int(moves), int(duration_ms), code)
-
-
-@dataclass(frozen=True)
-class IndexChange:
-    """One write to a board: `mode` "gt" (only if better), "set" (exactly) or "del"."""
-
-    board: str
-    user_id: int
-    mode: str
-    sort_key: int = 0
-    details: EntryDetails | None = None
-
-
-class IndexItem(NamedTuple):
-    user_id: int
-    sort_key: int
-    details: EntryDetails | None = None  # None: not kept (a key built before details were)
-
-
-@dataclass(frozen=True)
-class IndexSlice:
-    """Consecutive items of a board from position `offset` (0-based) and the board's size."""
-
-    count: int
-    offset: int
-    items: list[IndexItem]
-
-
-class IndexBuildLost(RuntimeError):
-    """The build key disappeared during a rebuild (Redis flushed or restarted)."""
 
 
 class RedisBoardIndex(RebuildLock):

@@ -6,8 +6,8 @@ by SQL too; a missing key also starts one rebuild (a Celery task, claimed by a l
 once). A write that cannot reach Redis is noted in BoardRepair and a periodic task rebuilds
 those boards.
 
-Two kinds of index answer the same calls: one sorted set a board (leaderboard.index, the
-default) and boards split by score (leaderboard.histogram_index), which a Redis Cluster needs:
+Two kinds of index answer the same calls: one sorted set a board (leaderboard.index.sorted_sets, the
+default) and boards split by score (leaderboard.index.histogram.index), which a Redis Cluster needs:
 it is used for a ``redis+cluster://`` address, or when LEADERBOARD_INDEX is "histogram".
 """
 
@@ -24,15 +24,15 @@ from django.db import transaction
 from redis.exceptions import RedisClusterException
 
 from leaderboard.boards import board_period
-from leaderboard.histogram_index import HistogramBoardIndex
-from leaderboard.histogram_layout import CLUSTER_SCHEME, histogram_client
-from leaderboard.index import EntryDetails, IndexChange, RedisBoardIndex
+from leaderboard.index.base import BoardIndex, EntryDetails, IndexChange
+from leaderboard.index.histogram.index import HistogramBoardIndex
+from leaderboard.index.histogram.layout import CLUSTER_SCHEME, histogram_client
+from leaderboard.index.sorted_sets import RedisBoardIndex
 from leaderboard.models import BoardEntry, BoardRepair
 from yukon_site.celery import task_named
 
 logger = logging.getLogger(__name__)
 
-BoardIndex = RedisBoardIndex | HistogramBoardIndex
 # What a failing Redis raises; a cluster's client may also raise RedisClusterException, which is
 # no RedisError (no node reachable, slots not covered).
 INDEX_ERRORS = (redis.RedisError, RedisClusterException)

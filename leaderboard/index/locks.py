@@ -1,4 +1,4 @@
-"""A board's rebuild lock, for either kind of index (leaderboard.index, leaderboard.histogram_index).
+"""A board's rebuild lock, for either kind of index (sorted_sets, histogram.index).
 
 ``<key>:lock`` (SET NX with a token, expiring): one rebuild of a board at a time, whether a read
 that found the board missing started it, the periodic repair or the management command;

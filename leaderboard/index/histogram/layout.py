@@ -1,4 +1,4 @@
-"""Where a board split by score (leaderboard.histogram) keeps what: its keys, sort keys, members.
+"""Where a board split by score (leaderboard.index.histogram.board) keeps what: its keys, sort keys, members.
 
 - ``<prefix>:{<board>|s<score>}``: the score set, a sorted set of the entries with that score,
   ordered by receipt time (the set's score: epoch seconds) then user id (member: the id
@@ -15,7 +15,7 @@
 
 The part in braces is the hash tag: every score set, its version, the head and every shard sit
 in a slot of their own, so a 100M board spreads over all the nodes, while each Lua script
-(leaderboard/histogram_scripts.py) touches one slot.
+(leaderboard/index/histogram/scripts.py) touches one slot.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ import redis
 from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
-from leaderboard import histogram_scripts as scripts
 from leaderboard.boards import MAX_EPOCH_SECONDS, MAX_SCORE, SCORE_FACTOR  # noqa: F401  (for its users)
 from leaderboard.boards import sort_key_of as sort_key  # noqa: F401  (the boards' sort key, by seconds)
 from leaderboard.boards import sort_key_parts as key_parts  # noqa: F401
+from leaderboard.index.histogram import scripts
 
 POSITIONS = MAX_SCORE + 1  # Fenwick positions 1 … POSITIONS: score s sits at POSITIONS − s
 TOP_STEP = 1 << (POSITIONS.bit_length() - 1)  # the highest power of 2 within POSITIONS
