@@ -1,7 +1,7 @@
-"""The leaderboard API: boards, around a player, deals, the daily deal, a player's figures, replays.
+"""The leaderboard API: boards, around a player, deals, the daily deal, replays.
 
-Boards (around a named player too), deals, replays and the daily deal are public; /api/me/ and
-`around=me` need a session.
+Boards (around a named player too), deals, replays and the daily deal are public; `around=me`
+needs a session. A player's own figures (/api/me/): players/apis.py.
 Examples of every answer: docs/leaderboards.md.
 """
 
@@ -16,7 +16,6 @@ from urllib.parse import urlencode
 
 from django.http.response import HttpResponseBase
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -31,7 +30,7 @@ from rest_framework.views import APIView
 
 from games.hidden.reveals import game_known_deal
 from games.hidden.serializers import HeldHiddenGameOutputSerializer, VisibleDealSerializer
-from games.selectors import submission_code_public, submission_deal_seeded
+from games.selectors import submission_code_public
 from leaderboard.api_shapes import (
     AROUND_ME_SIGNED_OUT,
     AROUND_PATTERN,
@@ -66,16 +65,10 @@ from leaderboard.selectors import (
     leaderboard_around,
     leaderboard_around_player,
     leaderboard_page,
-    player_best_results,
 )
 from leaderboard.services import daily_deal_pick, daily_game_issue
-from leaderboard.summaries import (
-    ReplayHidden,
-    deal_summary,
-    player_summary,
-    replay_get,
-)
-from yukon_site.api_schema import REFUSAL
+from leaderboard.summaries import ReplayHidden, deal_summary, replay_get
+from yukon_site.api_schema import REFUSAL, iso_utc
 
 AROUND_SPAN = 10
 
@@ -84,10 +77,6 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _iso(moment: dt.datetime | None) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def cursor_encode(direction: str, cursor: Cursor) -> str:
@@ -127,7 +116,7 @@ def board_page_data(request, page: BoardPage) -> dict:
             "score": entry.score,
             "moves": entry.moves,
             "duration_ms": entry.duration_ms,
-            "achieved_at": _iso(entry.achieved_at),
+            "achieved_at": iso_utc(entry.achieved_at),
             "replay_url": None if entry.code in hidden else f"{replays}{entry.submission_id}/",
         }
         for entry in page.entries
@@ -414,7 +403,7 @@ class DailyDealApi(APIView):
         ends_at = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
         data = {
             "date": today.isoformat(),
-            "ends_at": _iso(ends_at),
+            "ends_at": iso_utc(ends_at),
             "deals": [
                 {
                     "rules": rules,
@@ -456,69 +445,6 @@ class DailyGameApi(APIView):
         game, issued = daily_game_issue(user=request.user, rules=serializer.validated_data["rules"])
         data = HeldHiddenGameOutputSerializer(game).data
         return Response(data, status=status.HTTP_201_CREATED if issued else status.HTTP_200_OK)
-
-
-def result_data(request, submission) -> dict:
-    countable = submission.status == "verified" and submission.won and not submission.voided
-    return {
-        "id": submission.pk,
-        "code": submission.code if submission_code_public(submission) else None,
-        "rules": submission.rules,
-        "ranked": submission.ranked,
-        "status": submission.status,
-        "won": submission.won,
-        "score": submission.score,
-        "moves": submission.moves,
-        "duration_ms": submission.duration_ms,
-        "received_at": _iso(submission.received_at),
-        "voided": submission.voided,
-        "seeded_deal": submission_deal_seeded(submission),
-        "replay_url": request.build_absolute_uri(f"/api/replays/{submission.pk}/") if countable else None,
-    }
-
-
-def best_result_data(request, submission) -> dict | None:
-    """A best result: one game's figures, its time (to the second, as on the boards) and replay."""
-    if submission is None:
-        return None
-    return {
-        "id": submission.pk,
-        "code": submission.code if submission_code_public(submission) else None,
-        "score": submission.score,
-        "moves": submission.moves,
-        "duration_ms": submission.duration_ms,
-        "achieved_at": _iso(submission.received_at.replace(microsecond=0)),
-        "replay_url": request.build_absolute_uri(f"/api/replays/{submission.pk}/"),
-    }
-
-
-class PlayerSummaryApi(APIView):
-    """The signed-in player's figures per rule set (with the best game itself), ranks now on the
-    global and the open-deal boards, unranked wins, last 20 results."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        operation_id="player_summary",
-        summary="My figures and ranks",
-        description="Per rule set (`rules.classic`, `rules.relaxed`): figures, the best game, ranks now "
-        "(`ranks`, `open_ranks`: all, season, week, day) and `best_season`, the best final place in a "
-        'kept season, `{"rules": "classic", "season": "2026-11", "place": 37, "of": 12408, "score": 7109}` '
-        "or null; unranked wins and recent results. Examples: docs/leaderboards.md.",
-        responses={200: OpenApiTypes.OBJECT},
-    )
-    def get(self, request):
-        summary = player_summary(user=request.user, now=_now())
-        user = request.user
-        for rules, best in player_best_results(user=user).items():
-            summary["rules"][rules]["best"] = best_result_data(request, best)
-        data = {
-            "player": {"name": user.public_name},
-            "rules": summary["rules"],
-            "unranked_wins": [result_data(request, result) for result in summary["unranked_wins"]],
-            "recent": [result_data(request, result) for result in summary["recent"]],
-        }
-        return Response(data)
 
 
 class ReplayDetailApi(APIView):
@@ -571,7 +497,7 @@ class ReplayDetailApi(APIView):
                     if hidden.until
                     else "This race's games can be watched when the race is over.",
                     "code": "replay_not_yet",
-                    "available_at": _iso(hidden.until),
+                    "available_at": iso_utc(hidden.until),
                 },
                 status=status.HTTP_403_FORBIDDEN,
             )
@@ -595,6 +521,6 @@ class ReplayDetailApi(APIView):
             "duration_ms": submission.duration_ms,
             "ranked": submission.ranked,
             "won": bool(submission.won),
-            "achieved_at": _iso(submission.received_at.replace(microsecond=0)),
+            "achieved_at": iso_utc(submission.received_at.replace(microsecond=0)),
         }
         return Response(data)

@@ -10,6 +10,5 @@ urlpatterns = [
     path("deals/<str:code>/", apis.DealDetailApi.as_view(), name="api-deal"),
     path("daily/", apis.DailyDealApi.as_view(), name="api-daily"),
     path("daily/games/", apis.DailyGameApi.as_view(), name="api-daily-games"),
-    path("me/", apis.PlayerSummaryApi.as_view(), name="api-me"),
     path("replays/<int:submission_id>/", apis.ReplayDetailApi.as_view(), name="api-replay"),
 ]

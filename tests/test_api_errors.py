@@ -85,7 +85,7 @@ def test_a_database_outage_in_the_middleware_is_a_json_503_with_debug_on_too(api
 def test_with_debug_on_other_crashes_keep_the_debug_page(api, settings, monkeypatch):
     settings.DEBUG = True
     monkeypatch.setattr(
-        "leaderboard.apis.player_summary", mock.Mock(side_effect=RuntimeError("a bug, not an outage"))
+        "players.apis.player_summary", mock.Mock(side_effect=RuntimeError("a bug, not an outage"))
     )
 
     response = api.get("/api/me/")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "frontend", "games", "leaderboard", "races", "yukon_site")
+APPS = ("accounts", "frontend", "games", "leaderboard", "players", "races", "yukon_site")
 
 # The module circles of today (each its modules, sorted): none; a new one fails the test.
 KNOWN_CIRCLES: set[tuple[str, ...]] = set()
@@ -124,6 +124,20 @@ def test_games_imports_neither_the_boards_nor_the_races(graph):
         if module.startswith("games"):
             above = sorted(other for other in imported if other.split(".")[0] in {"leaderboard", "races"})
             assert not above, f"{module} imports {above}: tell them through games/results.py instead"
+
+
+def test_the_boards_never_import_the_races(graph):
+    for module, imported in graph.items():
+        if module.startswith("leaderboard"):
+            races = sorted(other for other in imported if other.startswith("races"))
+            assert not races, f"{module} imports {races}: what reads both belongs in players/"
+
+
+def test_no_app_imports_the_players_read_module_but_the_urls(graph):
+    for module, imported in graph.items():
+        if not module.startswith("players") and module != "yukon_site.urls":
+            players = sorted(other for other in imported if other.startswith("players"))
+            assert not players, f"{module} imports {players}: players/ reads the apps, never the reverse"
 
 
 def test_accounts_imports_no_other_app(graph):

@@ -18,6 +18,8 @@ A refusal of the request as a whole is always `{"detail": sentence, "code": stab
 
 from __future__ import annotations
 
+import datetime as dt
+
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
@@ -127,3 +129,10 @@ class AutoSchema(SpectacularAutoSchema):
                 "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."},
             }
         return headers
+
+
+def iso_utc(moment: dt.datetime | None) -> str | None:
+    """A moment as the answers write it: UTC to the second, `2026-11-30T08:15:02Z` (None stays None)."""
+    if moment is None:
+        return None
+    return moment.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"

@@ -80,11 +80,13 @@ def celery_worker_env(index_kind) -> dict[str, str]:
 
 @pytest.fixture
 def frozen_now(monkeypatch):
-    """The API's clock, set to a moment (default: 2026-11-29 12:00 UTC, the tests' NOON)."""
+    """The APIs' clock (boards, /api/me/), set to a moment (default: 2026-11-29 12:00 UTC, NOON)."""
     import leaderboard.apis
+    import players.apis
 
     def freeze(moment=dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)):
         monkeypatch.setattr(leaderboard.apis, "_now", lambda: moment)
+        monkeypatch.setattr(players.apis, "_now", lambda: moment)
 
     freeze()
     return freeze

@@ -259,7 +259,7 @@ def test_hot_pages_are_kept_for_a_moment(client, frozen_now, settings):
 
 
 def test_streaks_count_wins_in_a_row_in_the_order_played():
-    from leaderboard.summaries import win_streaks
+    from players.summaries import win_streaks
 
     assert win_streaks([]) == (0, 0)
     assert win_streaks([True, True, False, True]) == (1, 2)

@@ -7,6 +7,7 @@ from leaderboard_factories import WINNING_CODES, player, win
 
 import leaderboard.apis
 import leaderboard.services
+import players.apis
 from games.engine import GameCode
 from leaderboard.models import DailyDeal
 from leaderboard.services import daily_deal_pick, daily_deals_pick_ahead
@@ -21,6 +22,7 @@ NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 def now(monkeypatch):
     def freeze(moment):
         monkeypatch.setattr(leaderboard.apis, "_now", lambda: moment)
+        monkeypatch.setattr(players.apis, "_now", lambda: moment)
 
     freeze(NOON)
     return freeze
