@@ -130,7 +130,10 @@ def open_game(page: Page, base_url: str, code: str) -> None:
 
 
 def card_point(page: Page, name: str) -> tuple[float, float]:
-    """A point on the visible part of a card: its top strip, which the next card never covers."""
+    """A point on the visible part of a card: its top strip, which the next card never covers.
+    Waits for the card to be drawn: a table just shown (a race's seat taken up on a loaded
+    machine) may still be fetching its deal."""
+    page.wait_for_selector(f'[data-card="{name}"]', state="attached")
     return tuple(
         page.evaluate(
             """(name) => {
