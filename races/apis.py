@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from accounts.devices import device_key, session_key_hash
 from games.models import RulesChoice
 from races import matching, selectors, services
+from races.errors import RaceNotFound
 from races.models import Race
 from yukon_site.api_input import StrictBooleanField, StrictCharField, StrictIntegerField
 from yukon_site.api_schema import NOT_SIGNED_IN, REFUSAL
@@ -138,7 +139,7 @@ class RaceDetailApi(APIView):
     def get(self, request, race_id: str):
         race = selectors.race_get(race_id)
         if race is None:
-            raise services.RaceNotFound(f"there is no race {race_id}")
+            raise RaceNotFound(f"there is no race {race_id}")
         if services.race_tick(public_id=race_id):  # a race nobody watches moves on when read
             race = selectors.race_get(race_id)
         return Response(selectors.race_view(race, viewer=request.user))

@@ -19,8 +19,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
 
 from games.errors import GameServiceError, SubmissionInvalid
-from races import room, selectors, services
-from races.room import group_name
+from races import play, room, selectors, services
+from races.room import group_name, heartbeat_tell
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ class _NestedTooDeep(Exception):
 class RaceConsumer(AsyncJsonWebsocketConsumer):
     race_id: str
     group: str
-    seat: services.PlayingSeat | None = None  # read at the first progress of a running race
+    seat: play.PlayingSeat | None = None  # read at the first progress of a running race
     _heartbeat: asyncio.Task | None = None
 
     async def dispatch(self, message: dict) -> None:
@@ -126,7 +126,7 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
 
     def _arrive(self) -> dict | None:
         user = self.scope["user"]
-        if services.seat_seen(user=user, public_id=self.race_id):
+        if play.seat_seen(user=user, public_id=self.race_id):
             services.race_tick(public_id=self.race_id)
         return _race_message(self.race_id, user)
 
@@ -138,7 +138,6 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
 
     async def _heartbeats(self) -> None:
         global _layer_flushes
-        beat = {"type": "race.heartbeat", "to": self.channel_name}
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             if time.monotonic() - self._heard_at > HEARTBEAT_LOST_SECONDS:
@@ -148,7 +147,7 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
                     await self.channel_layer.flush()
                 await self.close(code=ROOM_LOST)
                 return
-            await _told(self.channel_layer.group_send(self.group, beat), race=self.race_id)
+            await heartbeat_tell(self.race_id, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
@@ -196,7 +195,7 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "refused", "code": "invalid", "message": "unknown message type"})
 
     def _ping(self) -> None:
-        if services.seat_seen(user=self.scope["user"], public_id=self.race_id):
+        if play.seat_seen(user=self.scope["user"], public_id=self.race_id):
             services.race_tick(public_id=self.race_id)
 
     def _progress(self, log: str, times: list) -> dict:
@@ -205,8 +204,8 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope["user"]
         try:
             if self.seat is None:
-                self.seat = services.playing_seat(user=user, public_id=self.race_id)
-            figures = services.seat_progress_record(seat=self.seat, user=user, log=log, move_times_ms=times)
+                self.seat = play.playing_seat(user=user, public_id=self.race_id)
+            figures = play.seat_progress_record(seat=self.seat, user=user, log=log, move_times_ms=times)
         except GameServiceError as error:
             return _refusal(error)
         return {"type": "progress", **figures.to_dict()}
@@ -227,11 +226,3 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
     async def race_progress(self, event: dict) -> None:
         self._heard_at = time.monotonic()
         await self.send(text_data=event["text"])
-
-
-async def _told(sending, *, race: str) -> None:
-    """Await a message to the room; a broken layer loses it (the heartbeat notices), never the socket."""
-    try:
-        await sending
-    except Exception:
-        logger.warning("race room not told", extra={"race": race}, exc_info=True)

@@ -25,28 +25,39 @@ def group_name(public_id: str) -> str:
 
 def race_changed(public_id: str) -> None:
     """After the commit: every socket of the race sends its player the race again."""
-    transaction.on_commit(lambda: _group_send(public_id, {"type": "race.changed"}))
+    transaction.on_commit(lambda: _tell_from_sync(public_id, {"type": "race.changed"}))
 
 
 async def seat_progress_tell(public_id: str, answer: dict) -> None:
     """Every socket of the race tells its player a seat's figures (`answer`, the progress the
     seat's socket replayed: races/consumers.py, the one path of a move to the room). Encoded
-    once here, not once a socket. A broken layer loses it (the heartbeat notices), never the
-    socket."""
+    once here, not once a socket."""
+    await _tell(public_id, {"type": "race.progress", "text": json.dumps(answer)})
+
+
+async def heartbeat_tell(public_id: str, channel_name: str) -> None:
+    """A socket's heartbeat round its room: every socket hears that the room still carries
+    messages, and the sender (`to`) answers its page (docs/races.md, "When the channel layer
+    breaks")."""
+    await _tell(public_id, {"type": "race.heartbeat", "to": channel_name})
+
+
+async def _tell(public_id: str, message: dict) -> None:
+    """The one send to a room. A broken layer loses the message (the heartbeat notices), never
+    the socket or the request that sent it."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        await layer.group_send(group_name(public_id), {"type": "race.progress", "text": json.dumps(answer)})
+        await layer.group_send(group_name(public_id), message)
     except Exception:
         logger.warning("race room not told", extra={"race": public_id}, exc_info=True)
 
 
-def _group_send(public_id: str, message: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
+def _tell_from_sync(public_id: str, message: dict) -> None:
+    """`_tell` from synchronous code (a service's commit). async_to_sync refuses in a thread
+    whose event loop runs (a test's, a browser driver's): the message is lost, never the change."""
     try:
-        async_to_sync(layer.group_send)(group_name(public_id), message)
-    except Exception:  # a broken layer must not undo or fail a stored change
+        async_to_sync(_tell)(public_id, message)
+    except Exception:
         logger.warning("race room not told", extra={"race": public_id}, exc_info=True)

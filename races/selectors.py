@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from games.models import Submission
 from races.models import Race, RaceSeat, Rating
+from races.play import seats_live_figures
 from races.rating import new_skill
-from races.services import ends_at, seats_live_figures
+from races.services import ends_at
 
 CONNECTED_WITHIN = timedelta(seconds=35)  # two pings (every 15 s) and some
 NEW_RATING = round(new_skill().shown)

@@ -17,7 +17,7 @@ from games.log_input import SubmissionInput
 from games.submissions.intake import submission_create
 from races import services
 from races.models import Race, RaceSeat
-from races.services import playing_seat, seat_progress_record
+from races.play import playing_seat, seat_progress_record
 
 _CASES = json.loads((Path(__file__).resolve().parents[2] / "games/engine/vectors/logs.json").read_text())[
     "cases"

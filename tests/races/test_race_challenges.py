@@ -12,7 +12,7 @@ from race_play import CLASSIC_WIN, play, server_time, submit
 
 from games.models import IssuedGame, Submission
 from games.selectors import game_code_public
-from races import services
+from races import errors, services
 from races.models import Race, RaceSeat, Rating
 from races.selectors import race_get, race_view
 
@@ -46,9 +46,9 @@ def test_the_challenger_plays_at_once_and_the_friend_later_on_the_same_deal(make
         host_game.commitment,
     )
     assert friend_game.issued_at == later and friend_game.pk != host_game.pk
-    with pytest.raises(services.RaceFull):
+    with pytest.raises(errors.RaceFull):
         services.race_join(user=make_player(), public_id=race.public_id)
-    with pytest.raises(services.RaceStarted):
+    with pytest.raises(errors.RaceStarted):
         services.race_start(user=host, public_id=race.public_id)
 
 
@@ -94,7 +94,7 @@ def test_a_challenge_nobody_takes_up_ends_at_its_deadline(
     assert race.state == Race.State.FINISHED and race.places_final
     assert seat_of(race, host).place == 1
     assert not Rating.objects.exists()  # no one to be rated against
-    with pytest.raises(services.RaceStarted):
+    with pytest.raises(errors.RaceStarted):
         services.race_join(user=make_player(), public_id=race.public_id)
 
 

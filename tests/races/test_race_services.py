@@ -17,8 +17,9 @@ from games.issuing.commitments import deal_commitment
 from games.models import IssuedGame, Submission
 from games.selectors import game_code_public, issued_games_unplayed
 from leaderboard.models import BoardEntry
-from races import services
+from races import errors, services
 from races.models import Race, RaceSeat, Rating
+from races.play import seat_seen
 from races.selectors import race_get, race_view
 from races.settling import place_key, places_of
 
@@ -47,16 +48,16 @@ class TestLobby:
     def test_refusals(self, make_player):
         host, guest, third = make_player(), make_player(), make_player()
         race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
-        with pytest.raises(services.AlreadySeated):
+        with pytest.raises(errors.AlreadySeated):
             services.race_join(user=host, public_id=race.public_id)
-        with pytest.raises(services.TooFewPlayers):
+        with pytest.raises(errors.TooFewPlayers):
             services.race_start(user=host, public_id=race.public_id)
-        with pytest.raises(services.NotHost):
+        with pytest.raises(errors.NotHost):
             services.race_start(user=guest, public_id=race.public_id)
         services.race_join(user=guest, public_id=race.public_id)  # full: it starts
-        with pytest.raises(services.RaceStarted):
+        with pytest.raises(errors.RaceStarted):
             services.race_join(user=third, public_id=race.public_id)
-        with pytest.raises(services.RaceNotFound):
+        with pytest.raises(errors.RaceNotFound):
             services.race_join(user=third, public_id="nosuchrace")
 
     def test_a_full_room_refuses_another_player(self, make_player):
@@ -65,7 +66,7 @@ class TestLobby:
         services.race_join(user=make_player(), public_id=race.public_id)
         race.seats = 2  # as if a third seat were taken while the lobby still waits
         race.save(update_fields=["seats"])
-        with pytest.raises(services.RaceFull):
+        with pytest.raises(errors.RaceFull):
             services.race_join(user=make_player(), public_id=race.public_id)
 
     def test_leaving_the_lobby_frees_the_seat_and_passes_on_the_host(self, make_player):
@@ -176,9 +177,9 @@ class TestProgress:
     def test_progress_before_the_start_or_from_a_spectator_is_refused(self, make_player, known_deal):
         race = started_race(make_player, ago=timedelta(0))
         seat = seats_of(race)[0]
-        with pytest.raises(services.RaceNotRunning):
+        with pytest.raises(errors.RaceNotRunning):
             progress(user=seat.user, public_id=race.public_id, log="", move_times_ms=[])
-        with pytest.raises(services.NotSeated):
+        with pytest.raises(errors.NotSeated):
             progress(user=make_player(), public_id=race.public_id, log="", move_times_ms=[])
 
 
@@ -227,7 +228,7 @@ class TestTheEnd:
         first, second = seats_of(race)
         play(first, WIN, upto=5)
         later = race.starts_at + timedelta(seconds=settings.RACE_GRACE_SECONDS + 1)
-        services.seat_seen(user=first.user, public_id=race.public_id, now=later)
+        seat_seen(user=first.user, public_id=race.public_id, now=later)
         services.race_tick(public_id=race.public_id, now=later)
         first.refresh_from_db(), second.refresh_from_db()
         assert first.status == RaceSeat.Status.PLAYING
@@ -265,7 +266,7 @@ class TestTheEnd:
             services.race_leave(user=third.user, public_id=race.public_id, now=race.starts_at)
             services.race_leave(user=second.user, public_id=race.public_id, now=race.starts_at)
             services.race_leave(user=first.user, public_id=race.public_id, now=race.starts_at)
-        with pytest.raises(services.NotSeated):
+        with pytest.raises(errors.NotSeated):
             services.race_rematch(user=make_player(), public_id=race.public_id)
         rematch = services.race_rematch(user=second.user, public_id=race.public_id)
         assert services.race_rematch(user=first.user, public_id=race.public_id) == rematch
