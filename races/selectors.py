@@ -63,34 +63,10 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
         }
         if kept_back and seat.user_id != viewer_id:
             figures, result = dict.fromkeys(figures), None
-        settled = result is not None and result.status != Submission.Status.PENDING
-        verified = settled and result.status == Submission.Status.VERIFIED
         if seat.user_id == viewer_id and state == Race.State.RUNNING:
             your_game_id = seat.game_id
-        players.append(
-            {
-                "name": seat.user.public_name,
-                "host": seat.user_id == race.host_id,
-                "you": seat.user_id == viewer_id,
-                "rating": ratings.get(seat.user_id, NEW_RATING),
-                "connected": seat.last_seen_at >= now - CONNECTED_WITHIN,
-                "status": "waiting" if race.state == Race.State.LOBBY else seat.status,
-                "out_reason": seat.out_reason or None,
-                "foundation_cards": result.foundation_cards if verified else figures["foundation_cards"],
-                "moves": result.moves if verified else figures["moves"],
-                "time_ms": result.duration_ms if verified else figures["time_ms"],
-                "result": result.status if result is not None else None,
-                "won": result.won if verified else None,
-                "score": result.score if verified else None,
-                "place": seat.place,
-                "rating_change": (
-                    round(seat.rating_after) - round(seat.rating_before)
-                    if seat.rating_after is not None
-                    else None
-                ),
-                "replay_url": f"/replay/{result.pk}" if over and settled else None,
-            }
-        )
+        rating = ratings.get(seat.user_id, NEW_RATING)
+        players.append(_player_view(race, seat, result, figures, rating=rating, viewer_id=viewer_id, now=now))
     limit = ends_at(race)
     return {
         "id": race.public_id,
@@ -115,6 +91,35 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
         "rematch_id": race.rematch.public_id if race.rematch_id else None,
         "your_game_id": your_game_id,
         "players": players,
+    }
+
+
+def _player_view(
+    race: Race, seat: RaceSeat, result: Submission | None, figures: dict, *, rating, viewer_id, now: datetime
+) -> dict:
+    """One seat as race_view shows it: a verified result's figures, else the seat's live ones."""
+    over = race.state == Race.State.FINISHED
+    settled = result is not None and result.status != Submission.Status.PENDING
+    verified = settled and result.status == Submission.Status.VERIFIED
+    return {
+        "name": seat.user.public_name,
+        "host": seat.user_id == race.host_id,
+        "you": seat.user_id == viewer_id,
+        "rating": rating,
+        "connected": seat.last_seen_at >= now - CONNECTED_WITHIN,
+        "status": "waiting" if race.state == Race.State.LOBBY else seat.status,
+        "out_reason": seat.out_reason or None,
+        "foundation_cards": result.foundation_cards if verified else figures["foundation_cards"],
+        "moves": result.moves if verified else figures["moves"],
+        "time_ms": result.duration_ms if verified else figures["time_ms"],
+        "result": result.status if result is not None else None,
+        "won": result.won if verified else None,
+        "score": result.score if verified else None,
+        "place": seat.place,
+        "rating_change": (
+            round(seat.rating_after) - round(seat.rating_before) if seat.rating_after is not None else None
+        ),
+        "replay_url": f"/replay/{result.pk}" if over and settled else None,
     }
 
 
