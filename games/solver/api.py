@@ -34,6 +34,7 @@ class Solution:
     moves: tuple[Move, ...] | None  # the winning line, when won
     nodes: int  # positions searched
     seconds: float
+    by: str = ""  # what decided: a search of the portfolio, or "deadlock" (blocks.py)
 
     @property
     def won(self) -> bool:
@@ -94,6 +95,7 @@ def solve(
         None if moves is None else tuple(MOVES[card][dest] for card, dest in moves),
         budget.searched,
         time.perf_counter() - started - budget.paused,
+        outcome.by,
     )
 
 

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 WON_CLASSIC = ["YU1-C-AAAAAAC", "YU1-C-AAAAAAD", "YU1-C-AAAAAAF", "YU1-C-AAAAAAH"]  # won in < 0.1 s
 WON_RELAXED = "YU1-R-AAAAAAA"
-UNWINNABLE = "YU1-C-AAAAACX"  # deal 75: proven unwinnable in about 0.2 s
+UNWINNABLE = "YU1-C-AAAAACX"  # deal 75: proven unwinnable in about 0.4 s (one idle core)
 UNDECIDED = "YU1-C-AAAAAAL"  # deal 11: no answer within seconds
 WIN_LOGS = {win["code"]: win["log"] for win in WINS}
 
@@ -87,7 +87,7 @@ def test_a_refill_stores_every_answer_and_counts_the_winnable_ones():
     refill = deal_pool_refill(
         rules="classic",
         count=10,
-        time_limit=0.5,
+        time_limit=3.0,  # room for the proof on a loaded machine; the undecided deal stays unknown
         numbers=numbers(WON_CLASSIC[0], UNWINNABLE, WON_CLASSIC[1], WON_CLASSIC[0], UNDECIDED),
         progress=seen.append,
     )

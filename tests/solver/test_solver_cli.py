@@ -65,10 +65,10 @@ def test_a_hint_after_the_moves_so_far(tmp_path):
 
 
 def test_limits_give_unknown():
-    status, text = run("YU1-C-AZGOGPB", "--max-nodes", "500", "--json")
+    status, text = run("YU1-C-VIAIQSQ", "--max-nodes", "500", "--json")
     assert status == EXIT_ANSWERED
     assert json.loads(text)["result"] == "unknown"
-    status, text = run("YU1-C-AZGOGPB", "--max-nodes", "500", "--hint")
+    status, text = run("YU1-C-VIAIQSQ", "--max-nodes", "500", "--hint")
     assert text.strip() == "no win found from here"
 
 

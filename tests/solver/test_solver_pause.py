@@ -12,7 +12,7 @@ from games.solver import solve
 from games.solver.api import UNKNOWN
 from games.solver.search import PAUSE_CHECK_SECONDS
 
-HARD = "YU1-C-AZGOGPB"  # undecided after 10 seconds
+HARD = "YU1-C-VIAIQSQ"  # undecided after 10 seconds
 EASY = "YU1-C-AAAAAAC"
 
 

@@ -1,0 +1,134 @@
+"""Deadlocks: a proof, without search, that a position cannot be won.
+
+Every card in a column must leave the card under it (or the bottom of its column) before
+the end of a win, and every card must reach its foundation. Each of these events can only
+happen after others: a card goes up after the card of its suit one rank lower has; a card
+that lies on another leaves it only to its foundation (once nothing lies on it), onto a card
+it fits (once nothing lies on that one) or, a King, to an empty column (once some other
+column has been emptied). ``deadlock`` works out, for every event, events that must come
+before it whichever way it happens. An event that must come before itself never happens, and
+a position with such an event has no win. README.md, "Deadlocks", has the proof.
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import DECK_SIZE, KING, RANK, SUIT
+from games.engine.move import COLUMN_COUNT
+
+from .board import TABLES, Board
+
+# Events: DEPART + card (the card leaves the card under it, or the bottom of its column, for
+# the first time), UP + card (the card reaches its foundation for the first time), EMPTY +
+# column (a column other than this one is empty for the first time), ANY_EMPTY (a column is).
+DEPART, UP, EMPTY = 0, DECK_SIZE, 2 * DECK_SIZE
+ANY_EMPTY = EMPTY + COLUMN_COUNT
+EVENT_COUNT = ANY_EMPTY + 1
+
+# PARENTS[rules][card]: the cards that ``card`` fits onto.
+PARENTS = {
+    classic: tuple(
+        tuple(top for top in range(DECK_SIZE) if card in tables.fits[top]) for card in range(DECK_SIZE)
+    )
+    for classic, tables in TABLES.items()
+}
+
+Option = tuple[int, ...]  # events that must all have happened before
+
+
+def requirements(board: Board) -> tuple[list[Option | None], list[list[Option] | None]]:
+    """For each event still to happen: what it needs in any case, and its ways to happen.
+
+    An entry is None for an event that has already happened (a card on its foundation, an
+    empty column) or that has no meaning here.
+    """
+    columns, down, found = board.columns, board.down, board.found
+    parents = PARENTS[board.classic]
+    base: list[Option | None] = [None] * EVENT_COUNT
+    ways: list[list[Option] | None] = [None] * EVENT_COUNT
+    where: dict[int, tuple[int, int]] = {}
+    for c, column in enumerate(columns):
+        for i, card in enumerate(column):
+            where[card] = (c, i)
+
+    def uncover(card: int) -> Option:
+        """The event after which nothing lies on ``card`` any more (or nothing, if nothing does)."""
+        c, i = where[card]
+        column = columns[c]
+        return (DEPART + column[i + 1],) if i + 1 < len(column) else ()
+
+    empty_now = [c for c in range(COLUMN_COUNT) if not columns[c]]
+    for c, column in enumerate(columns):
+        for i, card in enumerate(column):
+            rank, suit = RANK[card], SUIT[card]
+            event = DEPART + card
+            base[event] = uncover(card) if i < down[c] else ()
+            options: list[Option] = []
+            # To the foundation: nothing on it, every card of its suit below it up already.
+            lower = tuple(UP + suit * 13 + r - 1 for r in range(found[suit] + 1, rank))
+            options.append(uncover(card) + lower)
+            # Onto a card it fits, with nothing on that card.
+            for top in parents[card]:
+                if found[SUIT[top]] >= RANK[top]:
+                    # Up: it comes back by a take-back, after every card of its suit above it,
+                    # the King among them, and a King comes back only to an empty column.
+                    options.append((ANY_EMPTY,) if found[SUIT[top]] == KING and not empty_now else ())
+                    continue
+                tc, ti = where[top]
+                if tc == c and ti > i:
+                    # Above it in its own group: some card between them must leave first.
+                    options.extend((DEPART + column[k], *uncover(top)) for k in range(i + 1, ti + 1))
+                    continue
+                option = uncover(top)
+                if option != (event,):  # lying on it already is no way of moving onto it
+                    options.append(option)
+            if rank == KING:
+                # It stays in this column until it leaves the card under it if that card is
+                # face down; otherwise it may have travelled, and any empty column will do.
+                if i <= down[c]:
+                    options.append(() if any(e != c for e in empty_now) else (EMPTY + c,))
+                else:
+                    options.append(() if empty_now else (ANY_EMPTY,))
+            ways[event] = options
+            if found[suit] < rank:
+                needs = uncover(card)
+                if found[suit] < rank - 1:
+                    needs += (UP + card - 1,)
+                base[UP + card] = needs
+                ways[UP + card] = [()]
+    # A column is emptied for the first time when its bottom card leaves.
+    for c in range(COLUMN_COUNT + 1):
+        if not any(e != c for e in empty_now):
+            base[EMPTY + c] = ()
+            ways[EMPTY + c] = [
+                (DEPART + columns[o][0],) for o in range(COLUMN_COUNT) if o != c and columns[o]
+            ]
+    return base, ways
+
+
+def deadlock(board: Board) -> int | None:
+    """An event that no line from this position reaches, though every win does; else None.
+
+    The events that can happen are found as a least fixed point: an event joins once all it
+    needs in any case and all of one of its ways have joined. An event left out has no
+    order of events before it that the rules allow, so no line reaches it.
+    """
+    base, ways = requirements(board)
+    waiting = [e for e in range(EVENT_COUNT) if ways[e] is not None]
+    done = [ways[e] is None for e in range(EVENT_COUNT)]
+    while True:
+        left = []
+        for event in waiting:
+            if all(done[r] for r in base[event]) and any(  # type: ignore[union-attr]
+                all(done[r] for r in option)
+                for option in ways[event]  # type: ignore[union-attr]
+            ):
+                done[event] = True
+            else:
+                left.append(event)
+        if len(left) == len(waiting):
+            break
+        waiting = left
+    for event in waiting:
+        if event < EMPTY:
+            return event
+    return None
