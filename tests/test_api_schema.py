@@ -24,7 +24,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection
 
 from accounts.models import User
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+pytestmark = pytest.mark.django_db
 
 SEED = 20261202
 # Examples per operation and mode (positive, negative) in the fuzzing phase; the coverage phase

@@ -158,7 +158,6 @@ def test_production_without_tls_is_flagged_by_check_deploy():
     assert "security.W008" in result.stderr  # no HTTPS redirect
 
 
-@pytest.mark.slow
 def test_production_static_files_collect(tmp_path):
     result = run_python(
         ["manage.py", "collectstatic", "--noinput", "-v", "0"], **production(STATIC_ROOT=str(tmp_path))

@@ -22,7 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "js" / "differential_runner.mjs"
 NODE = shutil.which("node")
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.skipif(NODE is None, reason="node is not installed: the browser engine cannot run"),
 ]
 

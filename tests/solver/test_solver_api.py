@@ -38,7 +38,6 @@ def test_relaxed_deals_are_solved_under_relaxed_rules():
     assert verify("YU1-R-AAAAAAB", solution.log).won
 
 
-@pytest.mark.slow
 def test_an_unwinnable_deal_is_proven_so():
     solution = solve(UNWINNABLE_DEAL, time_limit=60)
     assert solution.result == UNWINNABLE

@@ -43,7 +43,6 @@ def test_a_line_cut_short_by_a_kill_is_dropped(tmp_path):
     assert path.read_text(encoding="utf-8").endswith("}\n")
 
 
-@pytest.mark.slow
 def test_a_killed_census_resumes_where_it_stopped(tmp_path):
     out = tmp_path / "census.jsonl"
     command = [sys.executable, "-m", "games.solver.census", *ARGS, "--out", str(out)]

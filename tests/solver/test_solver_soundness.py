@@ -40,7 +40,6 @@ def end_game(seed: int, rules: Rules) -> Position:
     return Position.from_layout(data)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("rules", list(Rules), ids=lambda rules: rules.value)
 def test_the_solver_agrees_with_an_exhaustive_engine_search(rules):
     answers = {WON: 0, UNWINNABLE: 0}
