@@ -7,8 +7,9 @@ picks one and connects it to Django; nothing else in the leaderboard knows which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import NamedTuple, Protocol
 
 
@@ -93,3 +94,10 @@ class BoardIndex(Protocol):
     def holds(self, board: str, token: str) -> bool: ...
     def lock_take_over(self, board: str, *, seconds: int = 600) -> str: ...
     def unlock(self, board: str, token: str) -> None: ...
+
+
+def batches(iterable: Iterable, size: int) -> Iterator[list]:
+    """`iterable` in lists of `size` (the last shorter): a rebuild loads a board so."""
+    iterator = iter(iterable)
+    while batch := list(islice(iterator, size)):
+        yield batch

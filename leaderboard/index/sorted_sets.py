@@ -22,12 +22,11 @@ over boards split by score, for Redis Cluster: leaderboard/index/histogram/index
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
+from collections.abc import Callable, Iterable
 
 import redis
 
-from leaderboard.index.base import EntryDetails, IndexBuildLost, IndexChange, IndexItem, IndexSlice
+from leaderboard.index.base import EntryDetails, IndexBuildLost, IndexChange, IndexItem, IndexSlice, batches
 from leaderboard.index.locks import RebuildLock
 
 SENTINEL = ""
@@ -352,7 +351,7 @@ class RedisBoardIndex(RebuildLock):
         pipe.expire(f"{build}:d", BUILD_KEY_TTL)
         pipe.execute()
         loaded = 0
-        for batch in _batches(rows(), LOAD_BATCH):
+        for batch in batches(rows(), LOAD_BATCH):
             args = []
             for sort_key, user_id, details in batch:
                 args += [sort_key, member_for(user_id), details.encode()]
@@ -395,8 +394,3 @@ def _items(flat: list, details: list | None = None) -> list[IndexItem]:
         )
     return items
 
-
-def _batches(iterable: Iterable, size: int) -> Iterator[list]:
-    iterator = iter(iterable)
-    while batch := list(islice(iterator, size)):
-        yield batch

@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from leaderboard.index.base import IndexBuildLost
+from leaderboard.index.base import IndexBuildLost, batches
 from leaderboard.index.histogram.layout import (
     BUILDING,
     BoardLayout,
     WriteBusy,
-    batches,
     member_for,
     others_expire_at,
     sort_key,

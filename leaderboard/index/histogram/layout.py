@@ -20,8 +20,7 @@ in a slot of their own, so a 100M board spreads over all the nodes, while each L
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
+from collections.abc import Callable, Iterator
 
 import redis
 from redis.cluster import RedisCluster
@@ -154,8 +153,3 @@ def others_expire_at(expire_at) -> str:
     """When a board's keys other than its head expire ('' for never)."""
     return str(int(expire_at) + EXPIRE_GRACE) if expire_at else ""
 
-
-def batches(iterable: Iterable, size: int) -> Iterator[list]:
-    iterator = iter(iterable)
-    while batch := list(islice(iterator, size)):
-        yield batch
