@@ -1,36 +1,35 @@
-// The browser game: wires the engine, the table, the gestures, the keyboard, the saved game,
-// the account, the ranked and winnable deals, the cards the server reveals, hints, the outbox
-// and the service worker together. Each of those lives in its own module (the buttons and page events: controls.js);
-// this one decides what happens after a move (render, save, announce, the win) and when a
+// The browser game: the table (table_controller.js: moves, undo, the cards the server reveals,
+// a win queued) with what only the game page has: the saved game, the account, the ranked and
+// winnable deals, the walkthrough, hints, Finish, the win banner, the outbox and the service
+// worker. Each of those lives in its own module (the buttons and page events: controls.js);
+// this one decides what the page adds after a move (the walkthrough, the win banner) and when a
 // game starts or is left.
 
 import { knownAccount, refreshAccount, renderAccountNav } from "./account.js";
 import { api } from "./api.js";
-import { installSuitSymbols } from "./art.js";
 import { bindControls } from "./controls.js";
 import { mergeServerBests, shownBest, winRecord } from "./bests.js";
 import { Dealer } from "./dealer.js";
-import { FOUNDATION, cardLabel, parseCard, parseCode } from "./engine.js";
+import { NewGameDialog, SettingsDialog, confirmDialog } from "./dialogs.js";
+import { $ } from "./dom.js";
+import { parseCode } from "./engine.js";
 import { checkDeal } from "./fairness.js";
 import { Finisher } from "./finish.js";
 import { Hints } from "./hints.js";
 import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
-import { Input } from "./input.js";
-import { Keys } from "./keys.js";
 import { ResultsView } from "./results.js";
-import { Revealer, dailyGame, recordedGame } from "./reveals.js";
+import { dailyGame, recordedGame } from "./reveals.js";
 import { ORIGINS, Session } from "./session.js";
 import { countGame } from "./stats.js";
 import * as store from "./store.js";
 import { ResultsSync, findResult, onResultsChange } from "./sync.js";
-import { Table } from "./table.js";
-import { $, Bar, NewGameDialog, Notices, SettingsDialog, WinBanner, confirmDialog, describeMove } from "./ui.js";
+import { TableController } from "./table_controller.js";
 import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
+import { WinBanner } from "./win_banner.js";
 import { WinnableDeals } from "./winnable.js";
 
 const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
 const PLAY_PATH = /^\/play\/([^/]+)\/?$/;
-const MEASURES_KEPT = 1000;
 
 // The questions before leaving or rewinding a game, in the page's language.
 const LEAVE_UNRANKED = { title: "confirm.title", text: "confirm.text", yes: "confirm.leave" };
@@ -43,19 +42,13 @@ const TOUR_PARAMETER = "tour"; // /?tour=1: Help's link to the walkthrough
 const DAILY_PARAMETER = "daily"; // /?daily=classic: the leaderboard's Play of a daily deal
 const DAILY_REFUSALS = { daily_played: "daily.played", offline: "daily.offline" };
 
-class App {
+class App extends TableController {
   constructor() {
-    installSuitSymbols();
-    this.settings = store.loadSettings();
+    super();
     this.account = knownAccount(); // until the server says (settle)
     this.winnable = new WinnableDeals({ enabled: () => this.settings.winnableOnly, origins: ORIGINS });
     this.dealer = new Dealer({ accountOf: () => this.account, clientVersion: CLIENT_VERSION, winnable: this.winnable });
     this.sync = new ResultsSync(() => this.account);
-    this.notices = new Notices();
-    this.table = new Table($("[data-table]"));
-    this.bar = new Bar($("[data-bar]"));
-    this.input = new Input(this.table, this);
-    this.keys = new Keys(this.table, this.input, this);
     this.newGameDialog = new NewGameDialog($('[data-dialog="new-game"]'), (on) => this.changeSetting("winnableOnly", on));
     this.settingsDialog = new SettingsDialog($('[data-dialog="settings"]'), (name, on) => this.changeSetting(name, on));
     this.winBanner = new WinBanner($('[data-dialog="win"]'));
@@ -73,18 +66,9 @@ class App {
         this.#showDealCheck();
       }
     });
-    this.undoButton = $('[data-action="undo"]');
     this.walkthrough = new Walkthrough(this);
     this.hints = new Hints(this);
     this.finisher = new Finisher(this);
-    this.revealer = new Revealer(() => this.session, {
-      revealed: (session, place, card) => this.#revealed(session, place, card),
-      waiting: (session, why) => this.#waitingForCard(session, why),
-      conflict: (session) => this.#recordedElsewhere(session),
-      over: (session, answer) => this.notices.show(t("reveal.over", { reason: refusalText(answer.data, answer.status) })),
-      refused: (session, answer) => this.notices.show(t("reveal.refused", { reason: refusalText(answer.data, answer.status) })),
-    });
-    this.applySettings();
     const linked = this.#linkedCode();
     this.session = this.dealer.firstSession(linked);
     bindControls(this);
@@ -195,69 +179,41 @@ class App {
     else history.replaceState(null, "", this.session.code ? `/play/${this.session.code}` : "/");
   }
 
-  // ---- moves ---------------------------------------------------------------------------
+  // ---- moves (the table's: table_controller.js) ----------------------------------------
 
-  /** Play a move chosen by a gesture or a key; returns null, or the engine's refusal. */
   play(move) {
-    const started = performance.now();
-    const game = this.session.game;
-    if (!this.walkthrough.allows(move) && game.check(move) === null) {
+    if (!this.walkthrough.allows(move) && this.session.game.check(move) === null) {
       this.walkthrough.nudge(); // a legal move, but not the one the walkthrough shows
       return { code: "walkthrough", message: t("tour.notNow"), params: {} };
     }
-    const from = game.locate(move.card).column;
-    const hiddenBefore = from === FOUNDATION ? 0 : game.faceDown[from];
-    const group = from === FOUNDATION ? 1 : game.columns[from].length - game.locate(move.card).depth;
-    const refusal = this.session.play(move);
-    if (refusal) {
-      this.refuse(refusal);
-      return refusal;
-    }
-    this.notices.clear();
-    this.render();
-    this.#measure(started);
-    this.save();
-    let text = describeMove(move, from, group);
-    if (from !== FOUNDATION && game.faceDown[from] < hiddenBefore) {
-      const turned = game.columns[from].at(-1);
-      text += `; ${turned === null ? t("say.turning") : t("say.turnedUp", { card: cardLabel(turned) })}`;
-    }
-    this.say(text);
-    this.walkthrough.moved(move);
-    this.revealer.ask();
-    if (game.isWon()) {
-      countGame({ rules: this.session.rules, won: true, moves: game.movesMade, durationMs: this.session.clock.elapsed() });
-      this.#showWin(true);
-    }
-    return null;
+    return super.play(move);
   }
 
-  // ---- cards the server reveals (hidden-card games: reveals.js) ----------------------------
+  moved(move) {
+    if (move) this.walkthrough.moved(move);
+  }
 
-  #revealed(session, place, card) {
-    try {
-      session.reveal(place, card);
-    } catch (error) {
-      this.notices.show(t("reveal.refused", { reason: error.message }));
-      return;
-    }
-    this.notices.clear();
-    this.render();
-    this.save();
-    if (session.game.columns[place.column].length === place.depth + 1 && session.game.faceDown[place.column] === place.depth) {
-      this.say(t("say.turnedUp", { card: cardLabel(parseCard(card)) }));
+  won() {
+    const { session } = this;
+    countGame({ rules: session.rules, won: true, moves: session.game.movesMade, durationMs: session.clock.elapsed() });
+    this.#showWin(true);
+  }
+
+  undo() {
+    if (!this.walkthrough.active) super.undo();
+    else {
+      this.dropSelection();
+      this.hint(t("tour.noUndo"));
     }
   }
 
-  #waitingForCard(session, why) {
-    const column = session.awaitingReveal?.column;
-    if (column === undefined) return;
-    this.notices.show(t(why === "offline" ? "reveal.offline" : "reveal.busy", { column: column + 1 }));
+  revealsOver(session, answer) {
+    this.notices.show(t("reveal.over", { reason: refusalText(answer.data, answer.status) }));
   }
 
   // The server recorded this game further than the page holds it (played on in another tab or
   // device): the page cannot go on from here, and offers the recorded game.
-  async #recordedElsewhere(session) {
+  async recordedElsewhere(session) {
     const recorded = await recordedGame(session.issued.id, session.issued.owner);
     if (this.session !== session) return;
     if (!recorded) {
@@ -269,49 +225,9 @@ class App {
     }
   }
 
-  undo() {
-    this.input.cancelDrag();
-    this.input.clearSelection();
-    if (this.walkthrough.active) {
-      this.hint(t("tour.noUndo"));
-      return;
-    }
-    const refusal = this.session.undo();
-    if (refusal) {
-      this.notices.show(refusalText(refusal), { code: refusal.code });
-      return;
-    }
-    this.notices.clear();
-    this.render();
-    this.save();
-    this.say(t("say.undone"));
-  }
-
-  refuse(refusal) {
-    if (this.settings.interactiveRules) this.notices.show(refusalText(refusal), { kind: "rule", code: refusal.code });
-    else this.say(t("say.refused"));
-  }
-
-  // Move → drawn: one measure per move, read by bench/frontend_weight.py; a long session
-  // keeps the last thousand or so.
-  #measure(started) {
-    if (performance.getEntriesByName("yukon:move").length >= MEASURES_KEPT) {
-      performance.clearMeasures("yukon:move");
-      performance.clearMeasures("yukon:move-frame");
-    }
-    performance.measure("yukon:move", { start: started, end: performance.now() });
-    requestAnimationFrame(() => performance.measure("yukon:move-frame", { start: started, end: performance.now() }));
-  }
-
   render() {
-    const game = this.session.game;
-    this.table.render(game);
-    this.bar.update(game);
-    this.bar.showKind(this.session, { signedIn: Boolean(this.account) });
-    this.bar.showTime(this.session.clock.elapsed());
-    this.table.root.dataset.turning = String(this.session.awaitingReveal !== null);
-    this.undoButton.disabled = !game.canUndo || game.isWon();
-    this.keys.refresh();
+    super.render();
+    this.bar.showKind(this.session, { signedIn: Boolean(this.account) }); // after bar.update: a daily deal's name over its code
     this.walkthrough.refresh();
     this.hints.refresh();
     this.finisher.refresh();
@@ -319,15 +235,6 @@ class App {
 
   save() {
     store.saveGame(this.session.toSaved());
-  }
-
-  say(text) {
-    this.notices.say(text);
-  }
-
-  hint(text) {
-    if (this.settings.interactiveRules) this.notices.show(text);
-    else this.say(text);
   }
 
   // ---- games ---------------------------------------------------------------------------
@@ -347,8 +254,7 @@ class App {
    * — unless the new one `replaces` it (the same game as the server recorded it).
    */
   startGame({ code, issued = null, origin = ORIGINS.deal, why = "", replaces = false, ...resumed }) {
-    this.input.cancelDrag();
-    this.input.clearSelection();
+    this.dropSelection();
     this.session.clock.stop();
     if (!replaces) this.#countLeft(this.session);
     this.walkthrough.end(); // any other game ends the walkthrough (startWalkthrough begins it after)
@@ -398,8 +304,7 @@ class App {
   }
 
   #rewind() {
-    this.input.cancelDrag();
-    this.input.clearSelection();
+    this.dropSelection();
     const undone = this.session.undoAll();
     this.render();
     this.save();
@@ -416,23 +321,8 @@ class App {
   async #showWin(justWon) {
     const { session } = this;
     const game = session.game;
-    session.clock.stop();
-    const result = {
-      rules: game.rules,
-      code: game.code,
-      moves: game.movesMade,
-      points: game.points,
-      score: game.rankedScore(),
-      durationMs: session.clock.elapsed(),
-      finishedAt: new Date().toISOString(),
-      assisted: session.assisted,
-    };
-    if (justWon && !session.resultId) {
-      this.dealer.submit(session, result.durationMs, result.finishedAt);
-      this.save();
-      this.sync.kick();
-    }
-    this.say(t("say.won", { count: result.moves }));
+    const { durationMs } = this.settleWin({ justWon });
+    const result = { moves: game.movesMade, points: game.points, score: game.rankedScore(), durationMs, assisted: session.assisted };
     this.winBanner.setLinks(game.code ?? this.#publishedCode());
     const closed = this.winBanner.open(result);
     this.#showRecord();
@@ -483,11 +373,6 @@ class App {
     store.saveSettings(this.settings);
     this.applySettings();
     if (name === "winnableOnly") this.winnable.topUpAll();
-  }
-
-  applySettings() {
-    document.documentElement.classList.toggle("four-colour", this.settings.fourColour);
-    if (!this.settings.placementHelp) this.table.markTargets([]);
   }
 }
 

@@ -2,10 +2,11 @@
 // work anywhere on the page (undo, hint, finish, Escape), the page being hidden or shown, the clock's
 // tick and the service worker's update notice.
 
+import { openDialog } from "./dialogs.js";
+import { $ } from "./dom.js";
 import { isFinishKey } from "./finish.js";
 import { t } from "./i18n.js";
 import { registerServiceWorker } from "./offline.js";
-import { $, openDialog } from "./ui.js";
 
 const TICK_MS = 500;
 const SAVE_EVERY_MS = 10_000;
@@ -81,8 +82,7 @@ function globalKey(app, event) {
     event.preventDefault();
     app.finisher.press();
   } else if (event.key === "Escape") {
-    app.input.cancelDrag();
-    app.input.clearSelection();
+    app.dropSelection();
   }
 }
 

@@ -11,14 +11,13 @@
 // deals from it, it is squared with the server's list of the games that still accept a result
 // (pool.js). A ranked game started on another device is resumed here when the table is untouched.
 
-import { CLASSIC } from "./engine.js";
+import { CLASSIC, randomCode } from "./engine.js";
 import { t } from "./i18n.js";
 import { gamesInUse, giveBack, poolSize, refillPool, takeIssued } from "./pool.js";
 import { recordedGame } from "./reveals.js";
 import { ORIGINS, Session } from "./session.js";
 import { loadGame } from "./store.js";
 import { enqueueResult } from "./sync.js";
-import { randomCode } from "./ui.js";
 
 export class Dealer {
   /**

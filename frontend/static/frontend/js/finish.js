@@ -7,9 +7,9 @@
 // reduced motion). docs/ui.md, "Finish".
 
 import { suitIcon } from "./art.js";
+import { $ } from "./dom.js";
 import { SUITS } from "./engine.js";
 import { t } from "./i18n.js";
-import { $ } from "./ui.js";
 
 // At least 200 ms a move: a pace a player can follow, above the server's timing checks
 // (SUBMISSION_MIN_MOVE_MS, SUBMISSION_MIN_AVERAGE_MOVE_MS), measured on the game's own clock.
@@ -94,8 +94,7 @@ export class Finisher {
       if (!session.won) this.app.hint(t("finish.unavailable"));
       return;
     }
-    this.app.input.cancelDrag();
-    this.app.input.clearSelection();
+    this.app.dropSelection();
     this.#session = session;
     this.#logLength = session.log.length;
     this.#startedAt = performance.now();

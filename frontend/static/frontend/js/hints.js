@@ -7,9 +7,10 @@
 // board. Hints need a signed-in player and a connection; ranked games get none.
 
 import { api, refusalText, sessionRefused } from "./api.js";
-import { FOUNDATION, Move } from "./engine.js";
+import { $ } from "./dom.js";
+import { Move } from "./engine.js";
 import { t } from "./i18n.js";
-import { $, describeMove } from "./ui.js";
+import { moveWords } from "./table_controller.js";
 
 const ENDPOINT = "/api/hint/";
 const HINTED_KEY = "yukon.hinted.v1"; // codes hinted on this device: any later result on them is assisted
@@ -170,15 +171,11 @@ export class Hints {
       return;
     }
     this.#markAssisted(session);
-    const game = session.game;
-    const { column, depth } = game.locate(move.card);
-    const group = column === FOUNDATION ? 1 : game.columns[column].length - depth;
-    app.input.cancelDrag();
-    app.input.clearSelection();
+    app.dropSelection();
     app.input.select(move.card);
     app.table.markTargets([move]); // the hinted destination only, whatever the aids
     app.keys.follow(move.card);
-    const text = t("hint.move", { move: describeMove(move, column, group) });
+    const text = t("hint.move", { move: moveWords(session.game, move) });
     app.notices.show(text);
     app.say(text);
   }

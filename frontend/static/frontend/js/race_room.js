@@ -1,20 +1,20 @@
 // /race/<id>: one race as it goes (docs/races.md). The page reads the race from the API, then
 // follows it over the race's WebSocket (signed out, it asks the API again now and then): the
 // lobby (join, leave, start, the link to share), the countdown against the server's clock, the
-// seat's table (race_table.js) with the other players' figures beside it, and the results with
-// each verdict, the deal's check and a rematch, which every page in the room follows. A challenge
-// (race_challenge.js) goes from its invitation to the table, then the wait, then the results.
+// seat's table (race_table.js) with the other players' figures beside it, and the results
+// (race_results.js), which every page in the room follows. A challenge (race_challenge.js) goes
+// from its invitation to the table, then the wait, then the results.
 
 import { api, refusalText } from "./api.js";
 import { $, formatDuration } from "./dom.js";
-import { checkDeal, commitmentHolds } from "./fairness.js";
 import { t } from "./i18n.js";
 import { startPage } from "./page.js";
 import { challengeView, drawChallengeLobby, isChallenge, offersLink, stripLine } from "./race_challenge.js";
+import { RaceResults } from "./race_results.js";
 import { RaceSocket, raceSocketUrl } from "./race_socket.js";
 import { RaceTable } from "./race_table.js";
-import { byPlace, lobbyPlayer, opponentChip, placeRow, raceSummary, refusal } from "./race_views.js";
-import { confirmDialog } from "./ui.js";
+import { lobbyPlayer, opponentChip, raceSummary, refusal } from "./race_views.js";
+import { confirmDialog } from "./dialogs.js";
 
 const CLIENT_VERSION = $('meta[name="yukon-build"]')?.content || "dev";
 const TICK_MS = 250;
@@ -27,13 +27,13 @@ export class RaceRoom {
   #offsetMs = 0; // the server's clock minus this one
   #askedAt = 0;
   #firstSeen = null; // the race as the page first found it
-  #check = null; // the deal check shown: "<code>:<secret>"
   #leavingFor = null; // the race this page is opening instead
 
   constructor(root) {
     this.root = root;
     this.id = root.dataset.raceId;
     this.notices = null;
+    this.results = new RaceResults(root);
     for (const button of root.querySelectorAll("[data-race-action]")) {
       button.addEventListener("click", () => this.#action(button.dataset.raceAction, button));
     }
@@ -305,46 +305,15 @@ export class RaceRoom {
     if (answer.ok && answer.data.state !== this.race.state) this.show(answer.data);
   }
 
-  // ---- the results -----------------------------------------------------------------------------
+  // ---- the results (race_results.js) ------------------------------------------------------------
 
   #drawResults() {
-    const race = this.race;
     this.table?.lock();
-    $("[data-race-places]", this.root).replaceChildren(...byPlace(race.players).map(placeRow));
-    $("[data-race-places-note]", this.root).textContent = t(race.places_final ? "race.placesFinal" : "race.placesPending");
-    const rematch = $('[data-race-action="rematch"]', this.root);
-    rematch.hidden = !this.me || !this.account;
-    if (race.rematch_id) rematch.dataset.rematchId = race.rematch_id;
-    if (isChallenge(race)) {
-      const again = $("[data-race-new]", this.root);
-      again.href = "/race?kind=challenge";
-      again.textContent = t("race.challenge.newChallenge");
-    }
-    this.#drawDeal();
-  }
-
-  async #drawDeal() {
-    const { code, secret, commitment } = this.race;
-    const box = $("[data-race-deal]", this.root);
-    box.hidden = !(code && secret && commitment);
-    if (box.hidden || this.#check === `${code}:${secret}`) return;
-    this.#check = `${code}:${secret}`;
-    $("[data-race-code]", box).textContent = code;
-    $("[data-race-secret]", box).textContent = secret;
-    $("[data-race-commitment]", box).textContent = commitment;
-    // A seat checks its own table's cards too (the page holds no other game); a player watching,
-    // the commitment only.
-    const knownDeal = this.table?.session?.game.knownDeal() ?? null;
-    let state;
-    if (knownDeal) {
-      state = (await checkDeal({ code, secret, commitment, knownDeal })).state;
-    } else {
-      const holds = await commitmentHolds({ code, secret, commitment });
-      state = holds === null ? "unchecked" : holds ? "hashOnly" : "unfair";
-    }
-    const line = $("[data-race-check]", box);
-    line.dataset.state = state;
-    line.textContent = t(`race.check.${state}`);
+    this.results.draw(this.race, {
+      me: this.me,
+      signedIn: Boolean(this.account),
+      knownDeal: () => this.table?.session?.game.knownDeal() ?? null,
+    });
   }
 
   // ---- the buttons -----------------------------------------------------------------------------

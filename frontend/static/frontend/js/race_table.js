@@ -1,23 +1,18 @@
-// A race seat's table: its own hidden-card game played as the game page plays a ranked one —
-// the same Session, table, gestures, keys and reveals (reveals.js), and the win queued in the
-// outbox with its game id (dealer.js's submit, sync.js). Apart from the game page's: the game is
-// kept under a key of its own (never the page's current game), and never touches the pool of
-// ranked deals. After every move the page's log goes to the race (onProgress).
+// A race seat's table: its own hidden-card game, played on the same table as the game page's
+// ranked games (table_controller.js: the Session, gestures, keys, reveals, and the win queued in
+// the outbox with its game id). Apart from the game page's: the game is kept under a key of its
+// own (never the page's current game), never touches the pool of ranked deals, and the table
+// locks when the race is over. After every move the page's log goes to the race (onProgress).
 
-import { installSuitSymbols } from "./art.js";
 import { Dealer } from "./dealer.js";
-import { FOUNDATION, cardLabel, parseCard } from "./engine.js";
-import { refusalText, t } from "./i18n.js";
-import { Input } from "./input.js";
-import { Keys } from "./keys.js";
-import { Revealer, recordedGame } from "./reveals.js";
+import { t } from "./i18n.js";
+import { recordedGame } from "./reveals.js";
 import { Session } from "./session.js";
-import { loadSettings } from "./store.js";
-import { Table } from "./table.js";
-import { $, Bar, Notices, describeMove } from "./ui.js";
+import { TableController } from "./table_controller.js";
 
 const SAVED_KEY = "yukon.race.v1"; // the race game in progress on this device (one at a time)
 const TICK_MS = 500;
+const RACE_OVER = Object.freeze({ code: "race_over", message: "", params: {} });
 
 function readSaved(gameId, owner) {
   try {
@@ -38,8 +33,7 @@ function revealedUnion(...lists) {
   return [...known.values()];
 }
 
-export class RaceTable {
-  session = null;
+export class RaceTable extends TableController {
   locked = false; // the race is over, or this seat out: the table takes no more moves
 
   /**
@@ -47,26 +41,11 @@ export class RaceTable {
    * the page's ResultsSync; `onProgress(progress)` after every move; `onWon()` once won.
    */
   constructor({ accountOf, clientVersion, sync, onProgress, onWon }) {
-    this.settings = loadSettings(); // the aids chosen on the game page
-    document.documentElement.classList.toggle("four-colour", this.settings.fourColour);
+    super(); // the aids chosen on the game page
     this.sync = sync;
     this.onProgress = onProgress;
     this.onWon = onWon;
     this.dealer = new Dealer({ accountOf, clientVersion });
-    installSuitSymbols(); // the pips of every card refer to them
-    this.table = new Table($("[data-table]"));
-    this.bar = new Bar($("[data-bar]"));
-    this.notices = new Notices();
-    this.undoButton = $('[data-action="undo"]');
-    this.input = new Input(this.table, this);
-    this.keys = new Keys(this.table, this.input, this);
-    this.revealer = new Revealer(() => this.session, {
-      revealed: (session, place, card) => this.#revealed(session, place, card),
-      waiting: (session, why) => this.notices.show(t(why === "offline" ? "reveal.offline" : "reveal.busy", { column: (session.awaitingReveal?.column ?? 0) + 1 })),
-      conflict: (session) => this.#recordedElsewhere(session),
-      over: () => {}, // the race says when it is over
-      refused: (session, answer) => this.notices.show(t("reveal.refused", { reason: refusalText(answer.data, answer.status) })),
-    });
     this.undoButton.addEventListener("click", () => this.undo());
     document.addEventListener("keydown", (event) => this.#globalKey(event));
     document.addEventListener("visibilitychange", () => {
@@ -105,7 +84,7 @@ export class RaceTable {
     this.save();
     session.setVisible(!document.hidden);
     this.revealer.ask();
-    if (session.won) this.#finish();
+    if (session.won) this.won();
   }
 
   /** The progress message of the game as it stands (null before the first move). */
@@ -117,81 +96,30 @@ export class RaceTable {
   /** No more moves: the race is over, or this seat is out. */
   lock() {
     this.locked = true;
-    this.input.cancelDrag();
-    this.input.clearSelection();
+    this.dropSelection();
     this.session?.clock.stop();
     this.table.root.dataset.locked = "true";
     if (this.session) this.render(); // a player watching has no game to draw
   }
 
-  // ---- moves (input.js and keys.js call these, as they call the game page's) ----------------
+  // ---- the table's (table_controller.js), for a seat ---------------------------------------
 
   play(move) {
-    if (this.locked) return { code: "race_over", message: "", params: {} };
-    const game = this.session.game;
-    const from = game.locate(move.card).column;
-    const hiddenBefore = from === FOUNDATION ? 0 : game.faceDown[from];
-    const group = from === FOUNDATION ? 1 : game.columns[from].length - game.locate(move.card).depth;
-    const refusal = this.session.play(move);
-    if (refusal) {
-      this.refuse(refusal);
-      return refusal;
-    }
-    this.#moved();
-    let text = describeMove(move, from, group);
-    if (from !== FOUNDATION && game.faceDown[from] < hiddenBefore) {
-      const turned = game.columns[from].at(-1);
-      text += `; ${turned === null ? t("say.turning") : t("say.turnedUp", { card: cardLabel(turned) })}`;
-    }
-    this.say(text);
-    if (game.isWon()) this.#finish();
-    return null;
+    return this.locked ? RACE_OVER : super.play(move);
   }
 
   undo() {
-    if (this.locked || !this.session) return;
-    this.input.cancelDrag();
-    this.input.clearSelection();
-    const refusal = this.session.undo();
-    if (refusal) {
-      this.notices.show(refusalText(refusal), { code: refusal.code });
-      return;
-    }
-    this.#moved();
-    this.say(t("say.undone"));
+    if (!this.locked && this.session) super.undo();
   }
 
-  // After a move or an undo: drawn, kept, the card it turned up asked for, the race told.
-  #moved() {
-    this.notices.clear();
-    this.render();
-    this.save();
-    this.revealer.ask();
+  // After a move or an undo: the race is told.
+  moved() {
     this.onProgress(this.progress());
   }
 
-  refuse(refusal) {
-    if (this.settings.interactiveRules) this.notices.show(refusalText(refusal), { kind: "rule", code: refusal.code });
-    else this.say(t("say.refused"));
-  }
-
-  say(text) {
-    this.notices.say(text);
-  }
-
-  hint(text) {
-    if (this.settings.interactiveRules) this.notices.show(text);
-    else this.say(text);
-  }
-
   render() {
-    const game = this.session.game;
-    this.table.render(game);
-    this.bar.update(game);
-    this.bar.showTime(this.session.clock.elapsed());
-    this.table.root.dataset.turning = String(this.session.awaitingReveal !== null);
-    this.undoButton.disabled = this.locked || !game.canUndo || game.isWon();
-    this.keys.refresh();
+    super.render();
+    if (this.locked) this.undoButton.disabled = true;
   }
 
   save() {
@@ -203,25 +131,10 @@ export class RaceTable {
     }
   }
 
-  // ---- the server's cards, the win --------------------------------------------------------
-
-  #revealed(session, place, card) {
-    try {
-      session.reveal(place, card);
-    } catch (error) {
-      this.notices.show(t("reveal.refused", { reason: error.message }));
-      return;
-    }
-    this.notices.clear();
-    this.render();
-    this.save();
-    if (session.game.columns[place.column].length === place.depth + 1 && session.game.faceDown[place.column] === place.depth) {
-      this.say(t("say.turnedUp", { card: cardLabel(parseCard(card)) }));
-    }
-  }
+  revealsOver() {} // the race says when it is over
 
   // Played on in another tab: only the game as the server recorded it can go on.
-  async #recordedElsewhere(session) {
+  async recordedElsewhere(session) {
     this.notices.show(t("race.refusals.prefix_conflict"));
     await this.takeRecorded(session);
   }
@@ -233,16 +146,9 @@ export class RaceTable {
     if (recorded && this.session === session) this.#begin(new Session(null, recorded), this.savedAs);
   }
 
-  // Won: the clock stops and the result goes to the outbox (once), then to the server.
-  #finish() {
-    const session = this.session;
-    session.clock.stop();
-    if (!session.resultId) {
-      this.dealer.submit(session);
-      this.save();
-      this.sync.kick();
-    }
-    this.say(t("say.won", { count: session.game.movesMade }));
+  // Won (now, or before a reload): the result goes to the outbox once, then to the server.
+  won() {
+    this.settleWin();
     this.render();
     this.onWon();
   }
@@ -255,8 +161,7 @@ export class RaceTable {
       event.preventDefault();
       this.undo();
     } else if (event.key === "Escape") {
-      this.input.cancelDrag();
-      this.input.clearSelection();
+      this.dropSelection();
     }
   }
 }

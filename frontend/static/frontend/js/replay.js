@@ -5,12 +5,12 @@
 
 import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
+import { Bar } from "./bar.js";
 import { $, $$, RULE_NAMES, formatDuration, formatNumber, formatWhen } from "./dom.js";
 import { Game } from "./engine.js";
 import { t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
 import { Table } from "./table.js";
-import { Bar } from "./ui.js";
 
 const MAX_PAUSE_MS = 5000;
 const REPLAY_PATH = /^\/replay\/(\d+)\/?$/;

@@ -92,6 +92,19 @@ export function formatCode(rules, number) {
   return `${CODE_VERSION}-${letter}-${deal}`;
 }
 
+/**
+ * A new deal's code, drawn uniformly among all YU1 deal numbers (the browser's or Node's Web
+ * Crypto: a local deal no one can predict).
+ */
+export function randomCode(rules = CLASSIC) {
+  const words = new Uint32Array(2);
+  for (;;) {
+    crypto.getRandomValues(words);
+    const number = (words[0] % 2) * 2 ** 32 + words[1];
+    if (number < DEAL_COUNT) return formatCode(rules, number);
+  }
+}
+
 /** The YU2 code of `deck`, the 52 card indices in deal order. */
 export function codeOfDeck(rules, deck) {
   const cards = Array.isArray(deck) ? deck : [];

@@ -1,0 +1,58 @@
+// A race's results (docs/races.md): the places with each verdict, the rematch, and the deal
+// checked against the commitment once the server publishes its code and secret (fairness.js).
+// race_room.js draws them whenever the finished race changes.
+
+import { $ } from "./dom.js";
+import { checkDeal, commitmentHolds } from "./fairness.js";
+import { t } from "./i18n.js";
+import { isChallenge } from "./race_challenge.js";
+import { byPlace, placeRow } from "./race_views.js";
+
+export class RaceResults {
+  #check = null; // the deal check shown: "<code>:<secret>"
+
+  constructor(root) {
+    this.root = root;
+  }
+
+  /**
+   * The finished `race`; `me`: this page's seat (null watching); `knownDeal()`: the cards the
+   * seat's table was shown, or null.
+   */
+  draw(race, { me, signedIn, knownDeal }) {
+    $("[data-race-places]", this.root).replaceChildren(...byPlace(race.players).map(placeRow));
+    $("[data-race-places-note]", this.root).textContent = t(race.places_final ? "race.placesFinal" : "race.placesPending");
+    const rematch = $('[data-race-action="rematch"]', this.root);
+    rematch.hidden = !me || !signedIn;
+    if (race.rematch_id) rematch.dataset.rematchId = race.rematch_id;
+    if (isChallenge(race)) {
+      const again = $("[data-race-new]", this.root);
+      again.href = "/race?kind=challenge";
+      again.textContent = t("race.challenge.newChallenge");
+    }
+    this.#drawDeal(race, knownDeal);
+  }
+
+  async #drawDeal({ code, secret, commitment }, knownDealOf) {
+    const box = $("[data-race-deal]", this.root);
+    box.hidden = !(code && secret && commitment);
+    if (box.hidden || this.#check === `${code}:${secret}`) return;
+    this.#check = `${code}:${secret}`;
+    $("[data-race-code]", box).textContent = code;
+    $("[data-race-secret]", box).textContent = secret;
+    $("[data-race-commitment]", box).textContent = commitment;
+    // A seat checks its own table's cards too (the page holds no other game); a player watching,
+    // the commitment only.
+    const knownDeal = knownDealOf();
+    let state;
+    if (knownDeal) {
+      state = (await checkDeal({ code, secret, commitment, knownDeal })).state;
+    } else {
+      const holds = await commitmentHolds({ code, secret, commitment });
+      state = holds === null ? "unchecked" : holds ? "hashOnly" : "unfair";
+    }
+    const line = $("[data-race-check]", box);
+    line.dataset.state = state;
+    line.textContent = t(`race.check.${state}`);
+  }
+}
