@@ -47,7 +47,7 @@ class IssuedGame(models.Model):
     # [{"column", "depth", "card", "prefix_length"}, …]. A reveal replays from the locked row alone.
     revealed = models.JSONField(default=list, blank=True)
     # The UTC day whose daily deal this hidden-card game is (one a player, rule set and day;
-    # leaderboard.services.daily_game_issue), else null. Its code stays unpublished until that
+    # daily.services.daily_game_issue), else null. Its code stays unpublished until that
     # day is over, even once the game is finished (games.selectors.game_code_public).
     daily_date = models.DateField(null=True, blank=True)
     # A game of a contest between players on one deal ("race"; games.issuing.services.contest_games_issue):
@@ -193,3 +193,23 @@ class HintUse(models.Model):
 
     def __str__(self) -> str:
         return f"hint on {self.code} for user {self.user_id}"
+
+
+class CensusVerdict(models.Model):
+    """One deal's answer in a named census (games/solving/census.py): many workers on many
+    machines share the census through a Celery queue, and each deal is written once (unique)."""
+
+    census = models.CharField(max_length=100)
+    code = models.CharField(max_length=CODE_LENGTH)
+    result = models.CharField(max_length=10, choices=SolvedDeal.Result.choices)
+    seconds = models.FloatField()
+    nodes = models.PositiveBigIntegerField()
+    by = models.CharField(max_length=200, blank=True)  # what decided it (the solver's Solution.by)
+    moves = models.PositiveIntegerField(null=True, blank=True)  # the win's length, when won
+    settled_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["census", "code"], name="census_verdict_once")]
+
+    def __str__(self) -> str:
+        return f"{self.census} {self.code}: {self.result}"

@@ -14,6 +14,7 @@ from yukon_site.celery import task_named  # noqa: F401  (for the services that s
 SUBMISSION_VERIFY = "games.submission_verify"
 DEAL_PAR_SOLVE = "games.deal_par_solve"
 HINT_SEARCH = "games.hint_search"
+CENSUS_DEAL_SETTLE = "games.census_deal_settle"
 
 # Errors of the infrastructure (database, Redis): a task retries them; anything else is a bug
 # of one row, which must not hold back the others.

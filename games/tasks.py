@@ -14,6 +14,7 @@ from django.db import close_old_connections
 from games import task_queue
 from games.issuing.services import games_expire
 from games.models import RulesChoice
+from games.solving.census import census_deal_settle
 from games.solving.hints import hint_search, hint_search_done
 from games.solving.par import deal_par_request_forget, deal_par_solve
 from games.solving.pool import deal_pool_refill
@@ -140,3 +141,18 @@ def hint_search_dropped(request=None, **kwargs) -> None:
     if request is not None and getattr(request, "task", None) == hint_search_task.name:
         code, log = request.args
         hint_search_done(code=code, log=log)
+
+
+# A census (games/solving/census.py): on the `census` queue, for workers started for it
+# (`celery -A yukon_site worker -Q census`). Safe to run twice: a deal settled is skipped.
+@shared_task(
+    name=task_queue.CENSUS_DEAL_SETTLE,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    soft_time_limit=settings.SOLVER_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.SOLVER_TASK_TIME_LIMIT,
+)
+def census_deal_settle_task(census: str, code: str, seconds: float, max_nodes: int) -> str | None:
+    verdict = census_deal_settle(census=census, code=code, seconds=seconds, max_nodes=max_nodes)
+    return None if verdict is None else verdict.result

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils import timezone
 
-from leaderboard.models import BoardEntry, BoardRepair, DailyDeal, ReplayFlag, SeasonSnapshot
+from leaderboard.models import BoardEntry, BoardRepair, ReplayFlag, SeasonSnapshot
 
 
 @admin.register(BoardEntry)
@@ -17,13 +17,6 @@ class BoardEntryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
-
-
-@admin.register(DailyDeal)
-class DailyDealAdmin(admin.ModelAdmin):
-    list_display = ["date", "rules", "code", "attempt", "picked_at"]
-    list_filter = ["rules"]
-    date_hierarchy = "date"
 
 
 @admin.register(ReplayFlag)

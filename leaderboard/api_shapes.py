@@ -1,11 +1,13 @@
 """The shapes the leaderboard API answers and the parameters it reads, for its schema
-(/api/schema/; the answers themselves are built in leaderboard/apis.py)."""
+(/api/schema/; the answers themselves are built in leaderboard/apis.py and deal_apis.py), and
+the check of a deal's code in a path."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer
 from rest_framework import serializers
 
+from leaderboard.boards import BoardKeyError, parse_code
 from yukon_site.api_schema import REFUSAL
 
 MAX_PAGE_SIZE = 100
@@ -78,3 +80,11 @@ class ReplayHiddenSerializer(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField()
     available_at = serializers.DateTimeField(allow_null=True, help_text="null: when the race is over")
+
+
+def code_or_400(code: str):
+    """The deal a path's code names, or a 400 `{"code": [...]}`."""
+    try:
+        return parse_code(code)
+    except BoardKeyError as error:
+        raise serializers.ValidationError({"code": [str(error)]}) from None

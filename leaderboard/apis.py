@@ -1,7 +1,8 @@
-"""The leaderboard API: boards, around a player, deals, the daily deal, replays.
+"""The leaderboard API: the boards (global, open-deal, daily, a deal's), around a player too.
 
-Boards (around a named player too), deals, replays and the daily deal are public; `around=me`
-needs a session. A player's own figures (/api/me/): players/apis.py.
+Boards (around a named player too) are public; `around=me` needs a session. A deal's figures and
+replays: leaderboard/deal_apis.py; the daily deal: daily/apis.py; a player's own figures
+(/api/me/): players/apis.py.
 Examples of every answer: docs/leaderboards.md.
 """
 
@@ -20,17 +21,12 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_serializer,
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games.hidden.reveals import game_known_deal
-from games.hidden.serializers import HeldHiddenGameOutputSerializer, VisibleDealSerializer
-from games.selectors import submission_code_public
 from leaderboard.api_shapes import (
     AROUND_ME_SIGNED_OUT,
     AROUND_PATTERN,
@@ -39,8 +35,7 @@ from leaderboard.api_shapes import (
     BOARD_PARAMETERS,
     CODE_PARAMETER,
     MAX_PAGE_SIZE,
-    BoardPlayerSerializer,
-    ReplayHiddenSerializer,
+    code_or_400,
 )
 from leaderboard.boards import (
     DAILY_PREFIX,
@@ -51,9 +46,9 @@ from leaderboard.boards import (
     daily_board,
     deal_board,
     global_board,
-    parse_code,
     parse_period_key,
 )
+from leaderboard.daily_calendar import hidden_replay_codes
 from leaderboard.hot_pages import hot_page
 from leaderboard.public_reads import PublicAnswer, PublicBoardApi, public_read, query_validated
 from leaderboard.seasons import season_snapshot_take
@@ -61,22 +56,17 @@ from leaderboard.selectors import (
     BoardPage,
     Cursor,
     UnknownPlayer,
-    hidden_replay_codes,
     leaderboard_around,
     leaderboard_around_player,
     leaderboard_page,
 )
-from leaderboard.services import daily_deal_pick, daily_game_issue
-from leaderboard.summaries import ReplayHidden, deal_summary, replay_get
-from yukon_site.api_schema import REFUSAL, iso_utc
+from yukon_site.api_schema import iso_utc
 
 AROUND_SPAN = 10
 
 
-def _now() -> dt.datetime:
+def _now() -> dt.datetime:  # the API's clock (tests freeze it)
     return dt.datetime.now(dt.UTC)
-
-
 
 
 def cursor_encode(direction: str, cursor: Cursor) -> str:
@@ -197,7 +187,7 @@ def public_board_answer(request) -> PublicAnswer | None:
             board = LeaderboardApi.board_of(query)
         elif (match := deal_path.fullmatch(path)) is not None:
             query = query_validated(BoardQuerySerializer, request)
-            board = deal_board(str(_code_or_400(match[1])))
+            board = deal_board(str(code_or_400(match[1])))
         else:
             return None
         if query.get("around") == "me":
@@ -300,13 +290,6 @@ def _page_size() -> int:
     return settings.LEADERBOARD_PAGE_SIZE
 
 
-def _code_or_400(code: str):
-    try:
-        return parse_code(code)
-    except BoardKeyError as error:
-        raise serializers.ValidationError({"code": [str(error)]}) from None
-
-
 class DealLeaderboardApi(PublicBoardApi):
     """The board of one deal: every verified, non-assisted win on it, each player's best."""
 
@@ -320,207 +303,5 @@ class DealLeaderboardApi(PublicBoardApi):
     )
     def get(self, request, code: str):
         query = query_validated(BoardQuerySerializer, request)
-        board = deal_board(str(_code_or_400(code)))
+        board = deal_board(str(code_or_400(code)))
         return board_answer(request, board=board, query=query, page_size_default=_page_size())
-
-
-class DealDetailApi(APIView):
-    """What is known of one deal: games finished on it, wins, the best score."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema_serializer(component_name="DealDetail")
-    class OutputSerializer(serializers.Serializer):
-        code = serializers.CharField()
-        rules = serializers.CharField()
-        plays = serializers.IntegerField(help_text="Verified finished games on this deal.")
-        wins = serializers.IntegerField()
-        players = serializers.IntegerField(help_text="Entries on the deal's board.")
-        best_score = serializers.IntegerField(allow_null=True)
-        par = serializers.IntegerField(
-            allow_null=True, help_text="Moves of the shortest win the solver found; null until one is found."
-        )
-        daily = serializers.ListField(
-            child=serializers.DateField(), help_text="Days it was the daily deal, once each day is over."
-        )
-        leaderboard_url = serializers.URLField()
-
-    @extend_schema(
-        operation_id="deal_detail",
-        summary="A deal's figures",
-        parameters=[CODE_PARAMETER],
-        responses={200: OutputSerializer},
-    )
-    def get(self, request, code: str):
-        game_code = _code_or_400(code)
-        code, rules = str(game_code), game_code.rules.value
-        summary = deal_summary(code=code, rules=rules, now=_now())
-        data = {
-            "code": summary.code,
-            "rules": summary.rules,
-            "plays": summary.plays,
-            "wins": summary.wins,
-            "players": summary.players,
-            "best_score": summary.best_score,
-            "par": summary.par,
-            "daily": [day.isoformat() for day in summary.daily_dates],
-            "leaderboard_url": request.build_absolute_uri(f"/api/deals/{summary.code}/leaderboard/"),
-        }
-        return Response(data)
-
-
-def _daily_board_url(request, rules: str, day: dt.date) -> str:
-    query = f"rules={rules}&period=day&key={day.isoformat()}&deals={DAILY_PREFIX}"
-    return request.build_absolute_uri(f"/api/leaderboards/?{query}")
-
-
-class DailyDealApi(APIView):
-    """Today's deals (UTC), one per rule set, the same for everyone: each played as a hidden-card
-    game (POST /api/daily/games/), so its code is named only once the day is over."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema_serializer(component_name="DailyDeals")
-    class OutputSerializer(serializers.Serializer):
-        @extend_schema_serializer(component_name="DailyDealItem")
-        class DealSerializer(serializers.Serializer):
-            rules = serializers.CharField()
-            code = serializers.CharField(allow_null=True, help_text="null while the day lasts")
-            board = serializers.CharField(help_text="The day's board of this daily deal.")
-            leaderboard_url = serializers.URLField()
-
-        date = serializers.DateField()
-        ends_at = serializers.DateTimeField()
-        deals = DealSerializer(many=True)
-
-    @extend_schema(
-        operation_id="daily_deal", summary="Today's daily deals", responses={200: OutputSerializer}
-    )
-    def get(self, request):
-        today = _now().date()
-        for rules in RULES:
-            daily_deal_pick(date=today, rules=rules)  # picked now if no one has yet
-        ends_at = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
-        data = {
-            "date": today.isoformat(),
-            "ends_at": iso_utc(ends_at),
-            "deals": [
-                {
-                    "rules": rules,
-                    "code": None,
-                    "board": daily_board(rules, today),
-                    "leaderboard_url": _daily_board_url(request, rules, today),
-                }
-                for rules in RULES
-            ],
-        }
-        return Response(data)
-
-
-class DailyGameApi(APIView):
-    """The player's game of today's daily deal: a hidden-card game, one a rule set and day."""
-
-    permission_classes = [IsAuthenticated]
-
-    class InputSerializer(serializers.Serializer):
-        rules = serializers.ChoiceField(choices=RULES)
-
-    @extend_schema(
-        operation_id="daily_game",
-        summary="Play today's daily deal",
-        description="Issues the player's hidden-card game of today's daily deal (201), or gives the "
-        "one issued earlier today while it is unfinished (200; `started` says whether moves of it "
-        "are recorded: GET /api/games/<id>/ gives them). 409 `daily_played` once it is finished "
-        "or expired: one game a player, rule set and day.",
-        request=InputSerializer,
-        responses={
-            200: HeldHiddenGameOutputSerializer,
-            201: HeldHiddenGameOutputSerializer,
-            409: OpenApiResponse(REFUSAL, description="Played today already (`daily_played`)."),
-        },
-    )
-    def post(self, request):
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        game, issued = daily_game_issue(user=request.user, rules=serializer.validated_data["rules"])
-        data = HeldHiddenGameOutputSerializer(game).data
-        return Response(data, status=status.HTTP_201_CREATED if issued else status.HTTP_200_OK)
-
-
-class ReplayDetailApi(APIView):
-    """A verified win, move by move with its timings, to watch it."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema_serializer(component_name="Replay")
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
-        code = serializers.CharField(
-            allow_null=True, help_text="The deal's code; null for a daily-deal win until its day is over."
-        )
-        deal = VisibleDealSerializer(
-            allow_null=True,
-            help_text="While `code` is null (its player watching it): the deal as its player was shown it.",
-        )
-        rules = serializers.CharField()
-        player = BoardPlayerSerializer()
-        log = serializers.ListField(child=serializers.CharField(), help_text="Tokens, as played (U = undo).")
-        move_times_ms = serializers.ListField(child=serializers.IntegerField())
-        score = serializers.IntegerField()
-        moves = serializers.IntegerField()
-        duration_ms = serializers.IntegerField()
-        ranked = serializers.BooleanField()
-        won = serializers.BooleanField(help_text="false only for a race's game that was not won")
-        achieved_at = serializers.DateTimeField()
-
-    @extend_schema(
-        operation_id="replay_detail",
-        summary="Watch a verified win (or a race's game once the race is over)",
-        responses={
-            200: OutputSerializer,
-            403: OpenApiResponse(
-                ReplayHiddenSerializer,
-                description="Not yet: a daily deal's win until the day is over (`available_at`), a "
-                "race's game until the race is over (`replay_not_yet`).",
-            ),
-            404: OpenApiResponse(REFUSAL, description="No such win to watch (`replay_not_found`)."),
-        },
-    )
-    def get(self, request, submission_id: int):
-        viewer = request.user.pk if request.user.is_authenticated else None
-        try:
-            submission = replay_get(submission_id=submission_id, viewer_id=viewer, now=_now())
-        except ReplayHidden as hidden:
-            return Response(
-                {
-                    "detail": "This daily-deal win can be watched when the day is over."
-                    if hidden.until
-                    else "This race's games can be watched when the race is over.",
-                    "code": "replay_not_yet",
-                    "available_at": iso_utc(hidden.until),
-                },
-                status=status.HTTP_403_FORBIDDEN,
-            )
-        if submission is None:
-            refusal = {"detail": "No such win to watch.", "code": "replay_not_found"}
-            return Response(refusal, status=status.HTTP_404_NOT_FOUND)
-        user = submission.user
-        code_public = submission_code_public(submission, now=_now())
-        data = {
-            "id": submission.pk,
-            # The owner of a daily-deal win watches it during the day: the cards they were shown,
-            # never the code, which would deal the whole deal to anyone still playing it.
-            "code": submission.code if code_public else None,
-            "deal": None if code_public else game_known_deal(submission.game),
-            "rules": submission.rules,
-            "player": {"name": user.public_name},
-            "log": submission.log.split(),
-            "move_times_ms": submission.move_times_ms,
-            "score": submission.score,
-            "moves": submission.moves,
-            "duration_ms": submission.duration_ms,
-            "ranked": submission.ranked,
-            "won": bool(submission.won),
-            "achieved_at": iso_utc(submission.received_at.replace(microsecond=0)),
-        }
-        return Response(data)

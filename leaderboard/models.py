@@ -1,4 +1,5 @@
-"""Leaderboard rows: one best entry per (board, player), daily deals, and flags for review.
+"""Leaderboard rows: one best entry per (board, player), flags for review, seasons' standings.
+(The daily deals are daily/'s.)
 
 PostgreSQL is the record; the Redis sorted sets (leaderboard/index/sorted_sets.py) are only an index of
 these rows and can always be rebuilt from them.
@@ -41,23 +42,6 @@ class BoardEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.board}: user {self.user_id} {self.score}"
-
-
-class DailyDeal(models.Model):
-    """The deal everyone plays on one UTC day under one rule set; picked once, then kept."""
-
-    date = models.DateField()
-    rules = models.CharField(max_length=7)
-    code = models.CharField(max_length=CODE_LENGTH, db_index=True)
-    picked_at = models.DateTimeField(auto_now_add=True)
-    attempt = models.PositiveSmallIntegerField(default=0)  # candidates refused by the filter before it
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["date", "rules"], name="one_daily_deal_per_rules")]
-        ordering = ["-date", "rules"]
-
-    def __str__(self) -> str:
-        return f"{self.date} {self.rules}: {self.code}"
 
 
 class LogFingerprint(models.Model):

@@ -7,7 +7,6 @@ included. Ranks are exact positions: 1 + the number of entries ahead.
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -23,7 +22,7 @@ from leaderboard.boards import RULES, sort_key_parts
 from leaderboard.hot_pages import hot_page
 from leaderboard.index.base import BoardIndex, IndexItem, IndexSlice
 from leaderboard.index.wiring import INDEX_ERRORS, board_index, index_failed, index_read
-from leaderboard.models import BoardEntry, DailyDeal
+from leaderboard.models import BoardEntry
 from leaderboard.players import NAME_NOT_KEPT, AroundSlice, index_around, player_id_by_name, player_names
 
 
@@ -394,44 +393,3 @@ def player_best_results(*, user) -> dict[str, Submission | None]:
     ).exclude(game__contest__gt="")  # a race's win counts on the races' rating only
     best_first = ("-score", "received_at", "pk")
     return {rules: wins.filter(rules=rules).order_by(*best_first).first() for rules in RULES}
-
-
-# --- Daily deals and hidden replays -----------------------------------------------------------------
-
-_hidden_codes: tuple[float, dt.date, frozenset[str]] | None = None
-HIDDEN_CODES_SECONDS = 10.0
-
-
-def daily_deal_cache_clear() -> None:
-    global _hidden_codes
-    _hidden_codes = None
-
-
-def hidden_replay_codes(*, today: dt.date) -> frozenset[str]:
-    """Codes whose replays stay hidden: daily deals of today and of days already picked ahead."""
-    global _hidden_codes
-    now = time.monotonic()
-    if _hidden_codes is None or _hidden_codes[0] < now or _hidden_codes[1] != today:
-        codes = frozenset(DailyDeal.objects.filter(date__gte=today).values_list("code", flat=True))
-        _hidden_codes = (now + HIDDEN_CODES_SECONDS, today, codes)
-    return _hidden_codes[2]
-
-
-def replay_hidden_until(*, code: str, now: dt.datetime) -> dt.datetime | None:
-    """The end of the last daily-deal day of `code` not yet over, or None if its replays are public."""
-    today = now.astimezone(dt.UTC).date()
-    if code not in hidden_replay_codes(today=today):
-        return None
-    last = (
-        DailyDeal.objects.filter(code=code, date__gte=today)
-        .order_by("-date")
-        .values_list("date", flat=True)
-        .first()
-    )
-    if last is None:
-        return None
-    return dt.datetime.combine(last + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
-
-
-def daily_deals_for(*, date: dt.date) -> list[DailyDeal]:
-    return list(DailyDeal.objects.filter(date=date).order_by("rules"))

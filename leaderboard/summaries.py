@@ -11,8 +11,8 @@ from django.db.models import Count, Max, Q
 from games.models import Submission
 from games.selectors import deal_par, deal_under_wraps
 from leaderboard.boards import deal_board
-from leaderboard.models import BoardEntry, DailyDeal
-from leaderboard.selectors import replay_hidden_until
+from leaderboard.daily_calendar import daily_days_over, replay_hidden_until
+from leaderboard.models import BoardEntry
 
 
 def _counted(queryset):
@@ -43,9 +43,7 @@ def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary:
         players=Count("id"), best=Max("score")
     )
     today = now.astimezone(dt.UTC).date()
-    dates = list(
-        DailyDeal.objects.filter(code=code, date__lt=today).order_by("date").values_list("date", flat=True)
-    )
+    dates = daily_days_over(code=code, today=today)
     par = deal_par(code=code)
     if under_wraps:
         return DealSummary(code, rules, 0, 0, 0, None, [], None)

@@ -10,7 +10,6 @@ from celery import shared_task
 from leaderboard.index.wiring import BOARD_REBUILD, board_index, index_board_rebuild
 from leaderboard.models import BoardRepair
 from leaderboard.seasons import seasons_snapshot
-from leaderboard.services import daily_deals_pick_ahead
 
 logger = logging.getLogger(__name__)
 
@@ -38,12 +37,6 @@ def boards_repair() -> int:
         BoardRepair.objects.filter(pk=repair.pk, noted_at=noted_at).delete()
         repaired += 1
     return repaired
-
-
-@shared_task(name="leaderboard.daily_deals_pick")
-def daily_deals_pick() -> list[str]:
-    """Pick today's and tomorrow's daily deals ahead of time."""
-    return [deal.code for deal in daily_deals_pick_ahead(today=dt.datetime.now(dt.UTC).date())]
 
 
 @shared_task(name="leaderboard.seasons_snapshot")

@@ -1,14 +1,12 @@
-"""The leaderboard API, included under /api/."""
+"""The leaderboard API, included under /api/. The daily deal's: daily/urls.py."""
 
 from django.urls import path
 
-from leaderboard import apis
+from leaderboard import apis, deal_apis
 
 urlpatterns = [
     path("leaderboards/", apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("deals/<str:code>/leaderboard/", apis.DealLeaderboardApi.as_view(), name="api-deal-leaderboard"),
-    path("deals/<str:code>/", apis.DealDetailApi.as_view(), name="api-deal"),
-    path("daily/", apis.DailyDealApi.as_view(), name="api-daily"),
-    path("daily/games/", apis.DailyGameApi.as_view(), name="api-daily-games"),
-    path("replays/<int:submission_id>/", apis.ReplayDetailApi.as_view(), name="api-replay"),
+    path("deals/<str:code>/", deal_apis.DealDetailApi.as_view(), name="api-deal"),
+    path("replays/<int:submission_id>/", deal_apis.ReplayDetailApi.as_view(), name="api-replay"),
 ]

@@ -74,7 +74,7 @@ def clear_django_caches() -> None:
 def _no_solver_search_behind_requests(settings):
     # The default filter solves each day's candidates (up to seconds each, and the deal depends on
     # the secret, random per run): tests that need the filter set it (tests/games/test_solving.py).
-    settings.LEADERBOARD_DAILY_DEAL_FILTER = ""
+    settings.DAILY_DEAL_WINNABLE_ONLY = False
     # Likewise the eager-mode search behind GET /api/deals/winnable/ (random deals, up to a second).
     settings.SOLVER_POOL_REQUEST_SECONDS = 0
     # Solver tasks run here in the test process, beside the suite's other process: their searches

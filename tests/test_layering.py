@@ -2,7 +2,8 @@
 
 An `ast` walk over the apps' modules finds every import, those inside functions too. The rules:
 the rules engine and the solver import no Django and no app; games imports neither leaderboard
-nor races (it tells them through listeners: games/results.py); and no import circle between
+nor races (it tells them through listeners: games/results.py); no app imports daily/ (it tells
+the boards through leaderboard/daily_calendar.py); and no import circle between
 modules beyond the ones listed here, which the package split of games and leaderboard removes:
 a circle that is gone must leave the list, and no new one may join it."""
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "frontend", "games", "leaderboard", "players", "races", "yukon_site")
+APPS = ("accounts", "daily", "frontend", "games", "leaderboard", "players", "races", "yukon_site")
 
 # The module circles of today (each its modules, sorted): none; a new one fails the test.
 KNOWN_CIRCLES: set[tuple[str, ...]] = set()
@@ -138,6 +139,21 @@ def test_no_app_imports_the_players_read_module_but_the_urls(graph):
         if not module.startswith("players") and module != "yukon_site.urls":
             players = sorted(other for other in imported if other.startswith("players"))
             assert not players, f"{module} imports {players}: players/ reads the apps, never the reverse"
+
+
+def test_no_app_imports_the_daily_deal_but_the_site(graph):
+    for module, imported in graph.items():
+        if not module.startswith(("daily", "yukon_site")):
+            found = sorted(other for other in imported if other.split(".")[0] == "daily")
+            assert not found, f"{module} imports {found}: daily/ tells leaderboard.daily_calendar"
+
+
+def test_the_daily_deal_imports_only_the_apps_below_it(graph):
+    below = {"daily", "games", "leaderboard", "accounts", "yukon_site"}
+    for module, imported in graph.items():
+        if module.startswith("daily"):
+            others = sorted(other for other in imported if other.split(".")[0] not in below)
+            assert not others, f"{module} imports {others}: daily/ may import games, leaderboard and accounts"
 
 
 def test_accounts_imports_no_other_app(graph):

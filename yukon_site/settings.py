@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboard",
+    "daily",
     "races",
     "frontend",
     "django.contrib.admin",
@@ -457,10 +458,12 @@ CELERY_BEAT_SCHEDULE["races-tick"] = {"task": "races.races_tick", "schedule": 10
 # -Q solver -c 1` (pool, par) and `celery -A yukon_site worker -Q hints -c 1` (hints).
 SOLVER_QUEUE = "solver"
 HINT_QUEUE = "hints"
+CENSUS_QUEUE = "census"  # a census's deals (manage.py census), for workers started for it alone
 CELERY_TASK_ROUTES = {
     "games.deal_pool_refill": {"queue": SOLVER_QUEUE},
     "games.deal_par_solve": {"queue": SOLVER_QUEUE},
     "games.hint_search": {"queue": HINT_QUEUE},
+    "games.census_deal_settle": {"queue": CENSUS_QUEUE},
 }
 # A worker of the solver's queues alone runs at this niceness (yukon_site/celery.py): 19, the
 # lowest priority, lets searches use only the CPU that intake and verification leave; 0 keeps it.
@@ -531,12 +534,10 @@ CELERY_BEAT_SCHEDULE.update(
 LEADERBOARD_PAGE_SIZE = 50  # default page size of the boards (a request may ask for up to 100)
 # Seconds a rendered board page is kept in each web process; 0 switches it off.
 LEADERBOARD_HOT_PAGE_SECONDS = env.float("LEADERBOARD_HOT_PAGE_SECONDS", default=1.0)
-# A callable "module.function"(code) -> bool that may refuse a daily-deal candidate; empty: none.
-# Default: only deals the solver wins. With a broker, beat picks them ahead; in eager mode the
-# first request of a day picks them (SOLVER_DAILY_TIME_LIMIT bounds each search).
-LEADERBOARD_DAILY_DEAL_FILTER = env.str(
-    "LEADERBOARD_DAILY_DEAL_FILTER", default="games.solving.solved.deal_is_winnable"
-)
+# The daily deal (daily/): only deals the solver wins (games.solving.solved.deal_is_winnable); off:
+# any whole shuffle. With a broker, beat picks them ahead; in eager mode the first request of a
+# day picks them (SOLVER_DAILY_TIME_LIMIT bounds each search).
+DAILY_DEAL_WINNABLE_ONLY = env.bool("DAILY_DEAL_WINNABLE_ONLY", default=True)
 LEADERBOARD_REDIS_PREFIX = env.str("LEADERBOARD_REDIS_PREFIX", default="lb")  # keys lb:classic:all, …
 # A season's final standing is kept this long after its month ends (results received before the
 # end have been verified by then); a result verified later does not change it.

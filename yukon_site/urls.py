@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/", include("accounts.urls")),
     path("api/", include("leaderboard.urls")),
+    path("api/", include("daily.urls")),
     path("api/", include("players.urls")),
     path("api/", include("races.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

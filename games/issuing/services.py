@@ -37,7 +37,7 @@ def game_issue(
     a secret and a commitment (their answers never name the code), counted apart from the games
     issued with their code (an open deal number) while the page still plays those.
     `daily`: (the UTC day, its deal) for the one hidden-card game of that day's daily deal
-    (leaderboard.services.daily_game_issue), outside the count; a second one for the same
+    (daily.services.daily_game_issue), outside the count; a second one for the same
     player, rules and day breaks a unique constraint (IntegrityError).
     Raises TooManyUnplayedGames when the player already holds the maximum.
     """

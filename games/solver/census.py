@@ -28,7 +28,7 @@ from typing import Any
 
 from games.engine import DEAL_COUNT, GameCode, Rules
 
-from .api import UNWINNABLE, solve
+from .api import UNWINNABLE, Solution, solve
 from .checker import DEFAULT_LIMIT, Disagreement, recheck_unwinnable
 from .position import Position
 
@@ -66,11 +66,10 @@ def read_done(path: Path) -> dict[str, dict[str, Any]]:
     return done
 
 
-def settle(job: tuple[str, float, int, bool, int]) -> dict[str, Any]:
-    """One deal's line (run in a worker process)."""
-    code, seconds, max_nodes, recheck, recheck_positions = job
-    solution = solve(code, time_limit=seconds, max_nodes=max_nodes)
-    entry: dict[str, Any] = {
+def census_line(code: str, solution: Solution) -> dict[str, Any]:
+    """A deal's line in a census: its verdict, the search's time and size, what decided it, and
+    the win's length (None unless won). The Celery census (games/solving/census.py) writes the same."""
+    return {
         "code": code,
         "result": solution.result,
         "seconds": round(solution.seconds, 3),
@@ -78,7 +77,13 @@ def settle(job: tuple[str, float, int, bool, int]) -> dict[str, Any]:
         "by": solution.by,
         "moves": solution.length,
     }
-    if recheck and solution.result == UNWINNABLE:
+
+
+def settle(job: tuple[str, float, int, bool, int]) -> dict[str, Any]:
+    """One deal's line (run in a worker process)."""
+    code, seconds, max_nodes, recheck, recheck_positions = job
+    entry = census_line(code, solve(code, time_limit=seconds, max_nodes=max_nodes))
+    if recheck and entry["result"] == UNWINNABLE:
         try:
             proved = recheck_unwinnable(Position.from_code(code), recheck_positions)
         except Disagreement as error:

@@ -105,7 +105,7 @@ def solved_deal_get(*, code: str) -> SolvedDeal | None:
 
 
 def deal_is_winnable(code: str) -> bool:
-    """The daily deal's filter (LEADERBOARD_DAILY_DEAL_FILTER): True only for a deal the solver won.
+    """The daily deal's filter (DAILY_DEAL_WINNABLE_ONLY, daily/): True only for a deal the solver won.
 
     Reads the deal's row; a deal never searched, or left unknown by a shorter search, is
     searched now within SOLVER_DAILY_TIME_LIMIT. Unwinnable and unknown deals are refused.

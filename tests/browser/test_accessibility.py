@@ -176,7 +176,7 @@ def seed_boards():
     seconds on a busy machine)."""
     from django.utils import timezone
 
-    from leaderboard.models import DailyDeal
+    from daily.models import DailyDeal
 
     for code in (CODE, CODE.replace("-C-", "-R-")):
         rules = "classic" if "-C-" in code else "relaxed"

@@ -25,11 +25,11 @@ from helpers import (
 )
 from playwright.sync_api import Page, expect
 
+from daily.models import DailyDeal
 from games.engine import Game, verify
 from games.issuing.services import game_issue
 from games.log_input import SubmissionInput
 from games.submissions.intake import submission_create
-from leaderboard.models import DailyDeal
 
 pytestmark = pytest.mark.browser
 

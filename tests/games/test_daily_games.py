@@ -13,6 +13,7 @@ from games_helpers import CLASSIC_WIN, paced
 from hidden_helpers import reveal_along, steady_receipt
 from rest_framework.test import APIClient
 
+from daily.services import DailyGamePlayed, daily_deal_pick, daily_game_issue
 from games.engine import GameCode
 from games.issuing.services import game_issue
 from games.log_input import SubmissionInput
@@ -22,7 +23,6 @@ from games.submissions.intake import submission_create
 from games.submissions.settle import submission_verify
 from leaderboard.boards import daily_board
 from leaderboard.models import BoardEntry
-from leaderboard.services import DailyGamePlayed, daily_deal_pick, daily_game_issue
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ MORNING = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def daily_is_the_known_win(issue_known_deals, settings):
     """Every daily deal is the deal of a known win (no solver run to pick it), as a whole shuffle."""
-    settings.LEADERBOARD_DAILY_DEAL_FILTER = ""
+    settings.DAILY_DEAL_WINNABLE_ONLY = False
     issue_known_deals(CODE)
 
 

@@ -24,6 +24,7 @@ from hidden_helpers import exposing_line, issue_hidden, reveal_along
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from daily.services import daily_game_issue
 from games.engine import (
     CARD_NAMES,
     FACE_DOWN_PLACES,
@@ -38,7 +39,6 @@ from games.engine import (
 from games.engine.deal import COLUMN_SIZES, FACE_DOWN_AT_DEAL
 from games.issuing.dealing import known_deals
 from games.models import IssuedGame
-from leaderboard.services import daily_game_issue
 from races.models import Race
 from races.services import race_create, race_join
 
@@ -123,7 +123,7 @@ def held(player, issue_game, submit, monkeypatch):
     untouched = issue_hidden(player, format_code(Rules.RELAXED, 2_718_281_828))  # no card asked for
     # Today's daily deal, played part way (the daily deal is the deal of a long number here).
     with pytest.MonkeyPatch.context() as patch, known_deals([format_code(Rules.CLASSIC, 3_141_592_653)]):
-        patch.setattr(settings, "LEADERBOARD_DAILY_DEAL_FILTER", "")
+        patch.setattr(settings, "DAILY_DEAL_WINNABLE_ONLY", False)
         daily, _ = daily_game_issue(user=player, rules="classic")
     reveal_along(daily, exposing_line(daily.code, flips=2))
     monkeypatch.setattr(settings, "RACE_GRACE_SECONDS", 24 * 3600)  # the race still runs when read

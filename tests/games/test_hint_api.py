@@ -8,12 +8,13 @@ from django.utils import timezone
 from games_helpers import WINS, body
 from rest_framework.test import APIClient
 
+from daily.services import daily_deal_pick
 from games.engine import GameCode, verify
 from games.issuing.services import game_issue
 from games.models import HintUse, Submission
 from games.submissions.settle import submission_verify
 from leaderboard.models import BoardEntry
-from leaderboard.services import daily_deal_pick, result_boards
+from leaderboard.services import result_boards
 
 pytestmark = pytest.mark.django_db
 

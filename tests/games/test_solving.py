@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from games_helpers import WINS, body, deal_number
 
 import games.issuing.dealing
+from daily.services import daily_deal_pick
 from games.engine import DEAL_COUNT, GameCode, Rules, format_code, verify
 from games.models import SolvedDeal
 from games.selectors import deal_par
@@ -23,7 +24,6 @@ from games.solving.par import deal_par_request, deal_par_solve
 from games.solving.pool import deal_pool_refill, deal_pool_size, winnable_codes_sample
 from games.solving.solved import deal_is_winnable, solved_deal_solve
 from games.tasks import deal_par_solve_task, deal_pool_refill_task
-from leaderboard.services import daily_deal_pick
 from yukon_site.celery import app
 
 pytestmark = pytest.mark.django_db
@@ -311,7 +311,7 @@ def test_the_daily_filter_refuses_an_unknown_deal_and_searches_it_again_only_wit
 
 
 def test_the_daily_deal_is_picked_among_winnable_deals(settings, issue_known_deals):
-    settings.LEADERBOARD_DAILY_DEAL_FILTER = "games.solving.solved.deal_is_winnable"
+    settings.DAILY_DEAL_WINNABLE_ONLY = True
     settings.SOLVER_DAILY_TIME_LIMIT = 0.1
     issue_known_deals(UNWINNABLE, UNDECIDED, WON_CLASSIC[0])  # dealt as whole shuffles (YU2)
 

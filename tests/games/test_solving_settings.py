@@ -13,7 +13,7 @@ import json, django
 from django.conf import settings
 django.setup()
 print(json.dumps({
-    "filter": settings.LEADERBOARD_DAILY_DEAL_FILTER,
+    "winnable_only": settings.DAILY_DEAL_WINNABLE_ONLY,
     "daily_limit": settings.SOLVER_DAILY_TIME_LIMIT,
     "pool_request_seconds": settings.SOLVER_POOL_REQUEST_SECONDS,
     "refill": settings.SOLVER_POOL_REFILL,
@@ -46,7 +46,7 @@ def shown(**variables: str) -> dict:
 def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_deal():
     settings = shown(REDIS_URL="redis://127.0.0.1:6379/5")
 
-    assert settings["filter"] == "games.solving.solved.deal_is_winnable" and settings["daily_limit"] == 5.0
+    assert settings["winnable_only"] is True and settings["daily_limit"] == 5.0
     assert settings["refill"] is True and settings["par"] is True
     assert settings["pool_request_seconds"] == 0  # beat refills the pool: requests never search
     assert settings["schedule"] == {"task": "games.deal_pool_refill", "schedule": 300}
@@ -54,6 +54,7 @@ def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_
         "games.deal_pool_refill": {"queue": "solver"},
         "games.deal_par_solve": {"queue": "solver"},
         "games.hint_search": {"queue": "hints"},
+        "games.census_deal_settle": {"queue": "census"},  # workers started for a census alone
     }
 
 
@@ -61,7 +62,7 @@ def test_in_eager_mode_requests_search_only_the_daily_deal_and_a_few_winnable_de
     settings = shown()
 
     # The first request of a day picks the daily deal: only a won deal, each search bounded.
-    assert settings["filter"] == "games.solving.solved.deal_is_winnable" and settings["daily_limit"] == 2.0
+    assert settings["winnable_only"] is True and settings["daily_limit"] == 2.0
     assert settings["refill"] is False and settings["par"] is False
     # No beat refills the pool: a request for winnable deals searches a few new ones, about 1 s.
     assert settings["pool_request_seconds"] == 1.0
@@ -70,12 +71,12 @@ def test_in_eager_mode_requests_search_only_the_daily_deal_and_a_few_winnable_de
 def test_each_can_be_set_from_the_environment():
     settings = shown(
         REDIS_URL="redis://127.0.0.1:6379/5",
-        LEADERBOARD_DAILY_DEAL_FILTER="",
+        DAILY_DEAL_WINNABLE_ONLY="0",
         SOLVER_POOL_REFILL="0",
         SOLVER_PAR_AFTER_WIN="0",
     )
 
-    assert (settings["filter"], settings["refill"], settings["par"]) == ("", False, False)
+    assert (settings["winnable_only"], settings["refill"], settings["par"]) == (False, False, False)
 
 
 def test_a_task_limit_shorter_than_a_search_is_refused():

@@ -8,9 +8,9 @@ import datetime as dt
 
 import pytest
 
+from daily.selectors import daily_deal_cache_clear
 from leaderboard.hot_pages import hot_pages_clear
 from leaderboard.index.wiring import index_reset
-from leaderboard.selectors import daily_deal_cache_clear
 
 
 def _drop_index_keys(settings) -> None:
@@ -80,13 +80,16 @@ def celery_worker_env(index_kind) -> dict[str, str]:
 
 @pytest.fixture
 def frozen_now(monkeypatch):
-    """The APIs' clock (boards, /api/me/), set to a moment (default: 2026-11-29 12:00 UTC, NOON)."""
+    """The APIs' clock (boards, deals, replays, the daily deal, /api/me/), set to a moment
+    (default: 2026-11-29 12:00 UTC, NOON)."""
+    import daily.apis
     import leaderboard.apis
+    import leaderboard.deal_apis
     import players.apis
 
     def freeze(moment=dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)):
-        monkeypatch.setattr(leaderboard.apis, "_now", lambda: moment)
-        monkeypatch.setattr(players.apis, "_now", lambda: moment)
+        for apis in (leaderboard.apis, leaderboard.deal_apis, daily.apis, players.apis):
+            monkeypatch.setattr(apis, "_now", lambda: moment)
 
     freeze()
     return freeze

@@ -1,16 +1,15 @@
-"""Daily deals: the same for everyone, whole shuffles drawn fresh, stored once; replays wait for the day."""
+"""The boards and daily deals (told by daily/: leaderboard/daily_calendar.py): a daily deal's
+replays wait for its day to be over, and a deal's figures name its days once they are over.
+The daily deals themselves: tests/daily."""
 
 import datetime as dt
 
 import pytest
 from leaderboard_factories import WINNING_CODES, player, win
 
-import leaderboard.apis
-import leaderboard.services
-import players.apis
+import daily.selectors
+from daily.models import DailyDeal
 from games.engine import GameCode
-from leaderboard.models import DailyDeal
-from leaderboard.services import daily_deal_pick, daily_deals_pick_ahead
 
 pytestmark = pytest.mark.django_db
 
@@ -18,80 +17,8 @@ DAY = dt.date(2026, 11, 29)
 NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 
 
-@pytest.fixture
-def now(monkeypatch):
-    def freeze(moment):
-        monkeypatch.setattr(leaderboard.apis, "_now", lambda: moment)
-        monkeypatch.setattr(players.apis, "_now", lambda: moment)
-
-    freeze(NOON)
-    return freeze
-
-
-REFUSED = "YU1-C-AAAAAAA"  # the filter below refuses this deal (as any code names it)
-
-
-def refuse_one_deal(code: str) -> bool:
-    return GameCode.parse(code).whole() != GameCode.parse(REFUSED).whole()
-
-
-def test_the_daily_deals_are_public_the_same_for_everyone_and_stored(client, now):
-    first = client.get("/api/daily/")
-    client.force_login(player("ann"))
-    second = client.get("/api/daily/")
-
-    assert first.status_code == second.status_code == 200
-    assert first.json() == second.json()
-    body = first.json()
-    assert body["date"] == "2026-11-29" and body["ends_at"] == "2026-11-30T00:00:00Z"
-    assert [deal["rules"] for deal in body["deals"]] == ["classic", "relaxed"]
-    classic = body["deals"][0]
-    # Played as a hidden-card game: its code is named once the day is over, not before.
-    assert classic["code"] is None and classic["board"] == "daily:classic:day:2026-11-29"
-    assert classic["leaderboard_url"] == (
-        "http://testserver/api/leaderboards/?rules=classic&period=day&key=2026-11-29&deals=daily"
-    )
-    stored = DailyDeal.objects.get(date=DAY, rules="classic")
-    assert GameCode.parse(stored.code).is_whole  # a whole shuffle, like every hidden-card deal
-    assert stored.code not in first.content.decode()
-    assert DailyDeal.objects.count() == 2
-
-
-def test_picks_are_drawn_fresh_never_derived_from_the_date():
-    first = daily_deal_pick(date=DAY, rules="classic").code
-    DailyDeal.objects.all().delete()  # the same day picked again, as on another server
-    again = daily_deal_pick(date=DAY, rules="classic").code
-
-    assert again != first  # nothing about the date (or a secret) decides the deal
-    assert GameCode.parse(first).is_whole and GameCode.parse(again).is_whole
-
-
-def test_a_stored_pick_is_kept():
-    kept = daily_deal_pick(date=DAY, rules="classic")
-
-    assert daily_deal_pick(date=DAY, rules="classic").code == kept.code
-
-
-def test_the_filter_hook_can_refuse_candidates(settings, issue_known_deals):
-    settings.LEADERBOARD_DAILY_DEAL_FILTER = f"{__name__}.refuse_one_deal"
-    issue_known_deals(REFUSED, "YU1-C-AAAAAAB")
-
-    deal = daily_deal_pick(date=DAY, rules="classic")
-
-    assert deal.attempt == 1
-    assert deal.code == str(GameCode.parse("YU1-C-AAAAAAB").whole())
-
-
-def test_deals_are_picked_ahead():
-    deals = daily_deals_pick_ahead(today=DAY, days=2)
-
-    assert [(deal.date, deal.rules) for deal in deals] == [
-        (DAY, "classic"), (DAY, "relaxed"), (DAY + dt.timedelta(days=1), "classic"),
-        (DAY + dt.timedelta(days=1), "relaxed"),
-    ]  # fmt: skip
-
-
-def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, now, issue_known_deals):
+def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, frozen_now, issue_known_deals):
+    frozen_now(NOON)
     issue_known_deals(WINNING_CODES["classic"][0])
     assert client.get("/api/daily/").status_code == 200  # today's deals picked
     code = DailyDeal.objects.get(date=DAY, rules="classic").code
@@ -109,8 +36,8 @@ def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, now, issue
     assert client.get(f"/api/deals/{code}/").json()["daily"] == []  # not named while the day runs
     client.logout()
 
-    now(dt.datetime(2026, 11, 30, 0, 0, 0, tzinfo=dt.UTC))
-    leaderboard.selectors.daily_deal_cache_clear()
+    frozen_now(dt.datetime(2026, 11, 30, 0, 0, 0, tzinfo=dt.UTC))
+    daily.selectors.daily_deal_cache_clear()
 
     assert client.get(f"/api/replays/{result.pk}/").status_code == 200
     assert client.get(f"/api/deals/{code}/").json()["daily"] == ["2026-11-29"]
