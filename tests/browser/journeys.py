@@ -63,7 +63,7 @@ MOVE_GAP_S = (0.2, 0.3)  # a human pace between two moves
 
 def _settings_variables() -> set[str]:
     """Every environment variable the settings read (`env.bool("DEBUG", ...)` and the like)."""
-    text = (PROJECT_DIR / "yukon_site" / "settings.py").read_text()
+    text = "".join(path.read_text() for path in (PROJECT_DIR / "yukon_site" / "settings").glob("*.py"))
     return set(re.findall(r'env(?:\.\w+)?\(\s*"([A-Z][A-Z0-9_]*)"', text))
 
 

@@ -139,7 +139,7 @@ def redis_and_daphne(test_database_url, settings, tmp_path):
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [redis.url], "prefix": "ws"},  # as yukon_site/settings.py's
+            "CONFIG": {"hosts": [redis.url], "prefix": "ws"},  # as yukon_site/settings/product.py's
         }
     }
     daphne = Daphne(env, tmp_path / "daphne.log")
