@@ -115,11 +115,14 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=NOT_SIGNED_IN)
             return
+        # In the room before the race is read: a change committed between the read and joining
+        # would otherwise be told to the room without this socket, which would keep a stale race.
+        await self.channel_layer.group_add(self.group, self.channel_name)
         message = await database_sync_to_async(self._arrive)()
         if message is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=NO_SUCH_RACE)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_json(message)
         self._heard_at, self._flushes_at_join = time.monotonic(), _layer_flushes
         self._heartbeat = asyncio.create_task(self._heartbeats())

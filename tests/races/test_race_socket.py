@@ -3,6 +3,7 @@ start, progress, finish, reconnect, refusals (docs/races.md)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -262,5 +263,39 @@ def test_a_challenges_progress_goes_to_its_sender_alone(make_player, known_deal)
         assert "progress" not in told, told
         await host_socket.disconnect()
         await watching.disconnect()
+
+    run(scenario)
+
+
+def test_a_change_made_while_a_socket_reads_the_race_still_reaches_it(make_player, monkeypatch):
+    """A socket joins the room before it reads the race: a seat taken between its read and its
+    joining is told to it, never lost (its page would show a stale race until it reconnected)."""
+    from races.consumers import RaceConsumer
+
+    host, watcher, guest = make_player("host"), make_player("watcher"), make_player("guest")
+    race = services.race_create(user=host, rules="classic", seats=3, time_limit_minutes=None)
+    watcher_cookie = session_cookie(watcher)
+    arrive = RaceConsumer._arrive
+
+    def arrive_then_someone_joins(consumer):
+        message = arrive(consumer)  # the race as read: one player
+        services.race_join(user=guest, public_id=race.public_id)  # committed before the socket goes on
+        return message
+
+    monkeypatch.setattr(RaceConsumer, "_arrive", arrive_then_someone_joins)
+
+    async def watch(watcher_socket):
+        assert (await watcher_socket.connect())[0]
+        first = await receive_until(watcher_socket, "race")
+        assert [p["name"] for p in first["race"]["players"]] == ["host"]
+        told = await receive_until(watcher_socket, "race", lambda m: len(m["race"]["players"]) == 2)
+        assert [p["name"] for p in told["race"]["players"]] == ["host", "guest"]
+
+    async def scenario():
+        watcher_socket = socket(race.public_id, watcher_cookie)
+        try:
+            await asyncio.wait_for(watch(watcher_socket), 15)  # a lost message fails, never hangs
+        finally:
+            await watcher_socket.disconnect()
 
     run(scenario)
