@@ -35,6 +35,11 @@ MAX_MESSAGE_BYTES = 256 * 1024
 # heard nothing on for as long (race_socket.js).
 HEARTBEAT_SECONDS = 4.0
 HEARTBEAT_LOST_SECONDS = 10.0
+# A socket that heard nothing of its room for longer than this many heartbeat rounds may have
+# missed a message (a Redis restart: the message told before its subscription came back is
+# lost, and heartbeats resume as if nothing happened): when it hears the room again, it reads
+# the race again for its page.
+HEARTBEAT_ROUNDS_MISSED = 1.5
 # Flushes of this process's channel layer: a deaf socket flushes it (fresh connections and
 # subscriptions for the sockets that come back) unless a flush came after the socket joined,
 # which is then what made it deaf: one flush a breakage, however many sockets notice it.
@@ -215,17 +220,30 @@ class RaceConsumer(AsyncJsonWebsocketConsumer):
 
     # Messages of the room (races.room and group_send above)
 
+    def _room_heard(self) -> bool:
+        """Notes that the room was heard; True when the silence before it was long enough to have
+        lost a message."""
+        now = time.monotonic()
+        silence, self._heard_at = now - self._heard_at, now
+        return silence > HEARTBEAT_SECONDS * HEARTBEAT_ROUNDS_MISSED
+
     async def race_heartbeat(self, event: dict) -> None:
-        self._heard_at = time.monotonic()
+        if self._room_heard():
+            await self._race_send()
         if event.get("to") == self.channel_name:
             await self.send_json({"type": "heartbeat"})
 
     async def race_changed(self, event: dict) -> None:
-        self._heard_at = time.monotonic()
+        self._room_heard()
+        await self._race_send()
+
+    async def race_progress(self, event: dict) -> None:
+        missed = self._room_heard()
+        await self.send(text_data=event["text"])
+        if missed:
+            await self._race_send()
+
+    async def _race_send(self) -> None:
         message = await database_sync_to_async(_race_message)(self.race_id, self.scope["user"])
         if message is not None:
             await self.send_json(message)
-
-    async def race_progress(self, event: dict) -> None:
-        self._heard_at = time.monotonic()
-        await self.send(text_data=event["text"])

@@ -4,7 +4,10 @@ ROOM_LOST, so that its page reconnects and reads the race again. Times are short
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from test_race_socket import receive_until, run, session_cookie, socket
 
@@ -22,14 +25,18 @@ def quick_heartbeat(monkeypatch):
 
 
 @pytest.fixture
-def lobby_socket(make_player):
-    """`await lobby_socket()`: the host's socket of a new race's lobby, connected, the race read."""
+def lobby_race(make_player):
     host = make_player("host")
-    race = services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
-    cookie = session_cookie(host)
+    return services.race_create(user=host, rules="classic", seats=2, time_limit_minutes=None)
+
+
+@pytest.fixture
+def lobby_socket(lobby_race):
+    """`await lobby_socket()`: the host's socket of a new race's lobby, connected, the race read."""
+    cookie = session_cookie(lobby_race.host)
 
     async def connected():
-        communicator = socket(race.public_id, cookie)
+        communicator = socket(lobby_race.public_id, cookie)
         assert (await communicator.connect())[0]
         await receive_until(communicator, "race")
         return communicator
@@ -60,6 +67,32 @@ def test_a_socket_that_hears_nothing_of_the_room_closes_so_its_page_comes_back(l
             if output["type"] == "websocket.close":
                 break
         assert output["code"] == ROOM_LOST
+
+    run(scenario)
+
+
+def test_a_socket_that_missed_heartbeats_reads_the_race_again_when_the_room_comes_back(
+    lobby_socket, lobby_race, quick_heartbeat, make_player
+):
+    """Redis restarted: a change told before the socket's subscription came back is lost, and the
+    heartbeats then resume as if nothing happened. Before, the page kept the stale race (a
+    full-stack test met it: the other page's next move never showed)."""
+    guest = make_player("guest")
+
+    async def scenario():
+        communicator = await lobby_socket()
+        layer = get_channel_layer()
+        members = {group: dict(channels) for group, channels in layer.groups.items()}
+        for group in members:
+            layer.groups[group].clear()  # deaf, for less than HEARTBEAT_LOST_SECONDS
+        await sync_to_async(services.race_join)(user=guest, public_id=lobby_race.public_id)
+        await asyncio.sleep(0.25)  # more than a round and a half of heartbeats missed
+        for group, channels in members.items():
+            layer.groups[group].update(channels)
+        # A lost change fails, never hangs (heartbeats keep coming).
+        told = await asyncio.wait_for(receive_until(communicator, "race"), 5)
+        assert [player["name"] for player in told["race"]["players"]] == ["host", "guest"]
+        await communicator.disconnect()
 
     run(scenario)
 
