@@ -8,8 +8,6 @@ import redis
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from yukon_site.celery import task_named  # noqa: F401  (for the services that send tasks)
-
 # The tasks' names, which beat and the routes in settings use too.
 SUBMISSION_VERIFY = "games.submission_verify"
 DEAL_PAR_SOLVE = "games.deal_par_solve"

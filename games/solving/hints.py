@@ -40,7 +40,8 @@ from games.errors import HintOnRankedGame, HintTicketUnknown, SubmissionInvalid
 from games.models import HintUse, IssuedGame, SolvedDeal
 from games.selectors import deal_under_wraps
 from games.solver import Position, solve
-from games.task_queue import BROKER_ERRORS, HINT_SEARCH, task_named
+from games.task_queue import BROKER_ERRORS, HINT_SEARCH
+from yukon_site.celery import task_named
 
 logger = logging.getLogger(__name__)
 

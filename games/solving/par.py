@@ -14,12 +14,12 @@ from django.db.models import Q
 
 from games.models import SolvedDeal
 from games.solving.solved import solved_deal_get, solved_deal_solve
-from games.task_queue import DEAL_PAR_SOLVE, task_named
+from games.task_queue import DEAL_PAR_SOLVE
+from yukon_site.celery import task_named
 
 logger = logging.getLogger(__name__)
 
 Result = SolvedDeal.Result
-
 
 
 # A par search is worth having once per deal, but nearly every ranked win is on a deal of its own

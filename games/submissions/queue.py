@@ -13,7 +13,8 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games.models import Submission
-from games.task_queue import BROKER_ERRORS, SUBMISSION_VERIFY, task_named
+from games.task_queue import BROKER_ERRORS, SUBMISSION_VERIFY
+from yukon_site.celery import task_named
 
 logger = logging.getLogger(__name__)
 
