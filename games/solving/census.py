@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from django.db.models import Count
 from django.utils import timezone
 
 from games.engine import GameCode, Rules
@@ -21,7 +22,8 @@ from games.models import CensusVerdict
 from games.solver import solve
 from games.solver.census import census_line, parse_deals
 from games.solving.solved import solved_deal_store
-from games.task_queue import CENSUS_DEAL_SETTLE, task_named
+from games.task_queue import CENSUS_DEAL_SETTLE
+from yukon_site.celery import task_named
 
 CENSUS_FIELDS = ("code", "result", "seconds", "nodes", "by", "moves")
 
@@ -59,10 +61,8 @@ def census_deal_settle(*, census: str, code: str, seconds: float, max_nodes: int
 
 def census_progress(*, census: str) -> dict[str, int]:
     """How many deals of the census have each verdict so far."""
-    counts: dict[str, int] = {}
-    for result in CensusVerdict.objects.filter(census=census).values_list("result", flat=True):
-        counts[result] = counts.get(result, 0) + 1
-    return counts
+    rows = CensusVerdict.objects.filter(census=census).values("result").annotate(count=Count("pk"))
+    return {row["result"]: row["count"] for row in rows.order_by("result")}
 
 
 def census_export(*, census: str, out: Path) -> int:
