@@ -14,11 +14,8 @@ from rest_framework.views import APIView
 from daily.services import daily_deal_pick, daily_game_issue
 from games.hidden.serializers import HeldHiddenGameOutputSerializer
 from leaderboard.boards import DAILY_PREFIX, RULES, daily_board
+from yukon_site import clock
 from yukon_site.api_schema import REFUSAL, iso_utc
-
-
-def _now() -> dt.datetime:  # the API's clock (tests freeze it)
-    return dt.datetime.now(dt.UTC)
 
 
 def _daily_board_url(request, rules: str, day: dt.date) -> str:
@@ -49,9 +46,11 @@ class DailyDealApi(APIView):
         operation_id="daily_deal", summary="Today's daily deals", responses={200: OutputSerializer}
     )
     def get(self, request):
-        today = _now().date()
+        today = clock.now().date()
         for rules in RULES:
-            daily_deal_pick(date=today, rules=rules)  # picked now if no one has yet
+            # A GET that writes, idempotently (the first pick stands): the day's deal is picked by
+            # its first read when beat has not picked it ahead (make run has no beat).
+            daily_deal_pick(date=today, rules=rules)
         ends_at = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
         data = {
             "date": today.isoformat(),

@@ -1,6 +1,6 @@
-"""What the games APIs share: the strict millisecond lists of a log's times, the code field's length,
-and the schema's refusal examples. Refusals themselves are rendered by DRF's exception handler
-(yukon_site/api_errors.py)."""
+"""What the games APIs share: the strict millisecond lists of a log's times, the code field's
+length, a player as answers name them, and the schema's refusal examples. Refusals themselves are
+rendered by DRF's exception handler (yukon_site/api_errors.py)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,11 @@ class MillisecondsListField(serializers.ListField):
 # --- Documentation helpers --------------------------------------------------------------------------
 
 
-
 def refusal(description: str, code: str, detail: str) -> OpenApiResponse:
     example = OpenApiExample(code, value={"detail": detail, "code": code})
     return OpenApiResponse(REFUSAL, description=description, examples=[example])
+
+
+# A player as boards and replays name them (public: the display name alone).
+class BoardPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()

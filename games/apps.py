@@ -8,4 +8,5 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # The services send tasks by name (games/task_queue.py): register them in every process.
-        from games import tasks  # noqa: F401
+        # daily_calendar: its system check (a calendar registered) runs under `manage.py check`.
+        from games import daily_calendar, tasks  # noqa: F401

@@ -4,6 +4,7 @@ from django.urls import path
 
 from games.hidden.apis import GameDetailApi, GameRevealApi
 from games.issuing.apis import GameIssueApi
+from games.replays.apis import ReplayDetailApi
 from games.solving.apis import HintApi, HintTicketApi, WinnableDealsApi
 from games.submissions.apis import SubmissionDetailApi, SubmissionsApi
 
@@ -15,6 +16,7 @@ urlpatterns = [
     path("submissions/<int:submission_id>/", SubmissionDetailApi.as_view(), name="api-submission-detail"),
     # Before the leaderboard's deals/<code>/ (games' URLs are included first).
     path("deals/winnable/", WinnableDealsApi.as_view(), name="api-deals-winnable"),
+    path("replays/<int:submission_id>/", ReplayDetailApi.as_view(), name="api-replay"),
     path("hint/", HintApi.as_view(), name="api-hint"),
     path("hint/<str:ticket>/", HintTicketApi.as_view(), name="api-hint-ticket"),
 ]

@@ -1,5 +1,5 @@
 """The shapes the leaderboard API answers and the parameters it reads, for its schema
-(/api/schema/; the answers themselves are built in leaderboard/apis.py and deal_apis.py), and
+(/api/schema/; the answers themselves are built in leaderboard/board_reads.py and deal_apis.py), and
 the check of a deal's code in a path."""
 
 from __future__ import annotations
@@ -7,14 +7,11 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer
 from rest_framework import serializers
 
+from games.api_fields import BoardPlayerSerializer
 from leaderboard.boards import BoardKeyError, parse_code
 from yukon_site.api_schema import REFUSAL
 
 MAX_PAGE_SIZE = 100
-
-
-class BoardPlayerSerializer(serializers.Serializer):
-    name = serializers.CharField()
 
 
 class BoardEntrySerializer(serializers.Serializer):
@@ -74,12 +71,6 @@ BOARD_PARAMETERS = [
         "as the boards show it (public; a display name in any case).",
     ),
 ]
-
-
-class ReplayHiddenSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    available_at = serializers.DateTimeField(allow_null=True, help_text="null: when the race is over")
 
 
 def code_or_400(code: str):

@@ -3,7 +3,7 @@ the API views whose public answer it serves, so that nothing imports back."""
 
 from __future__ import annotations
 
-from leaderboard.apis import public_board_answer
+from leaderboard.board_reads import public_board_answer
 from leaderboard.hot_pages import hot_page_kept
 from leaderboard.public_reads import public_read_key
 

@@ -1,5 +1,5 @@
-"""Reads about deals and single results: /api/deals/<code>/, replays. A player's own summary
-(/api/me/) reads across the apps: players/summaries.py."""
+"""Reads about deals: /api/deals/<code>/. A verified result's replay: games/replays/. A player's
+own summary (/api/me/) reads across the apps: players/summaries.py."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
 
+from games.daily_calendar import daily_days_over
 from games.models import Submission
 from games.selectors import deal_par, deal_under_wraps
 from leaderboard.boards import deal_board
-from leaderboard.daily_calendar import daily_days_over, replay_hidden_until
 from leaderboard.models import BoardEntry
 
 
@@ -49,35 +49,3 @@ def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary:
         return DealSummary(code, rules, 0, 0, 0, None, [], None)
     plays, wins, players, best = figures["plays"], figures["wins"], board["players"], board["best"]
     return DealSummary(code, rules, plays, wins, players, best, dates, par)
-
-
-class ReplayHidden(Exception):
-    """A replay that may not be watched yet: a daily-deal win until its day is over (`until`),
-    a race's game until the race is over (`until` None)."""
-
-    def __init__(self, until: dt.datetime | None) -> None:
-        super().__init__(f"hidden until {until.isoformat()}" if until else "hidden until its race is over")
-        self.until = until
-
-
-def replay_get(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -> Submission | None:
-    """A verified win to watch, or a race's verified game, won or not (docs/races.md); None when
-    there is no such result, or it is voided, or its player deleted or suspended.
-
-    Raises ReplayHidden for a daily-deal win whose day is not over (its player may watch it), and
-    for a race's game while its deal is sealed (the race not over: no one may watch it)."""
-    submission = (
-        Submission.objects.select_related("user", "game")
-        .filter(pk=submission_id, status=Submission.Status.VERIFIED, voided=False, user__isnull=False)
-        .filter(Q(won=True) | Q(game__contest__gt=""))
-        .first()
-    )
-    if submission is None or getattr(submission.user, "is_suspended", False) or not submission.user.is_active:
-        return None
-    if submission.game_id is not None and submission.game.code_sealed:
-        raise ReplayHidden(None)
-    if submission.user_id != viewer_id:
-        until = replay_hidden_until(code=submission.code, now=now)
-        if until is not None:
-            raise ReplayHidden(until)
-    return submission

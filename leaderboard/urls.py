@@ -8,5 +8,4 @@ urlpatterns = [
     path("leaderboards/", apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("deals/<str:code>/leaderboard/", apis.DealLeaderboardApi.as_view(), name="api-deal-leaderboard"),
     path("deals/<str:code>/", deal_apis.DealDetailApi.as_view(), name="api-deal"),
-    path("replays/<int:submission_id>/", deal_apis.ReplayDetailApi.as_view(), name="api-replay"),
 ]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
@@ -13,11 +11,8 @@ from rest_framework.views import APIView
 from games.selectors import submission_code_public, submission_deal_seeded
 from leaderboard.selectors import player_best_results
 from players.summaries import player_summary
+from yukon_site import clock
 from yukon_site.api_schema import iso_utc
-
-
-def _now() -> dt.datetime:  # the API's clock (tests freeze it)
-    return dt.datetime.now(dt.UTC)
 
 
 def result_data(request, submission) -> dict:
@@ -70,7 +65,7 @@ class PlayerSummaryApi(APIView):
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):
-        summary = player_summary(user=request.user, now=_now())
+        summary = player_summary(user=request.user, now=clock.now())
         user = request.user
         for rules, best in player_best_results(user=user).items():
             summary["rules"][rules]["best"] = best_result_data(request, best)

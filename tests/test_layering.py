@@ -3,7 +3,7 @@
 An `ast` walk over the apps' modules finds every import, those inside functions too. The rules:
 the rules engine and the solver import no Django and no app; games imports neither leaderboard
 nor races (it tells them through listeners: games/results.py); no app imports daily/ (it tells
-the boards through leaderboard/daily_calendar.py); and no import circle between
+games and the boards through games/daily_calendar.py); and no import circle between
 modules beyond the ones listed here, which the package split of games and leaderboard removes:
 a circle that is gone must leave the list, and no new one may join it."""
 
@@ -145,7 +145,7 @@ def test_no_app_imports_the_daily_deal_but_the_site(graph):
     for module, imported in graph.items():
         if not module.startswith(("daily", "yukon_site")):
             found = sorted(other for other in imported if other.split(".")[0] == "daily")
-            assert not found, f"{module} imports {found}: daily/ tells leaderboard.daily_calendar"
+            assert not found, f"{module} imports {found}: daily/ tells games.daily_calendar"
 
 
 def test_the_daily_deal_imports_only_the_apps_below_it(graph):

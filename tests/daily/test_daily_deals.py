@@ -4,11 +4,11 @@ import datetime as dt
 
 import pytest
 
-import daily.apis
 import daily.services
 from daily.models import DailyDeal
 from daily.services import daily_deal_pick, daily_deals_pick_ahead
 from games.engine import GameCode
+from yukon_site import clock
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 
 @pytest.fixture
 def now(monkeypatch):
-    monkeypatch.setattr(daily.apis, "_now", lambda: NOON)
+    monkeypatch.setattr(clock, "now", lambda: NOON)
 
 
 REFUSED = "YU1-C-AAAAAAA"  # the filter below refuses this deal (as any code names it)

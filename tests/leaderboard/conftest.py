@@ -82,14 +82,10 @@ def celery_worker_env(index_kind) -> dict[str, str]:
 def frozen_now(monkeypatch):
     """The APIs' clock (boards, deals, replays, the daily deal, /api/me/), set to a moment
     (default: 2026-11-29 12:00 UTC, NOON)."""
-    import daily.apis
-    import leaderboard.apis
-    import leaderboard.deal_apis
-    import players.apis
+    from yukon_site import clock
 
     def freeze(moment=dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)):
-        for apis in (leaderboard.apis, leaderboard.deal_apis, daily.apis, players.apis):
-            monkeypatch.setattr(apis, "_now", lambda: moment)
+        monkeypatch.setattr(clock, "now", lambda: moment)
 
     freeze()
     return freeze

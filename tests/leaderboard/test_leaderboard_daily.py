@@ -1,4 +1,4 @@
-"""The boards and daily deals (told by daily/: leaderboard/daily_calendar.py): a daily deal's
+"""The boards and daily deals (told by daily/: games/daily_calendar.py): a daily deal's
 replays wait for its day to be over, and a deal's figures name its days once they are over.
 The daily deals themselves: tests/daily."""
 
@@ -43,3 +43,19 @@ def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, frozen_now
     assert client.get(f"/api/deals/{code}/").json()["daily"] == ["2026-11-29"]
     board = client.get(f"/api/deals/{code}/leaderboard/").json()
     assert board["results"][0]["replay_url"] == f"http://testserver/api/replays/{result.pk}/"
+
+
+def test_without_a_daily_calendar_the_boards_refuse_rather_than_show_a_daily_deals_replays(monkeypatch):
+    """daily/ left out of INSTALLED_APPS: before, no deal was a daily deal, so a daily deal's
+    replays (its code, which deals it to anyone still playing) were public while it was played."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from games import daily_calendar
+
+    assert daily_calendar.daily_calendar_check() == []  # daily/ registered it
+    monkeypatch.setattr(daily_calendar, "_calendar", None)
+    assert [error.id for error in daily_calendar.daily_calendar_check()] == ["games.E001"]
+    with pytest.raises(ImproperlyConfigured, match="INSTALLED_APPS"):
+        daily_calendar.hidden_replay_codes(today=DAY)
+    with pytest.raises(ImproperlyConfigured):
+        daily_calendar.replay_hidden_until(code="YU2-C-0", now=NOON)
