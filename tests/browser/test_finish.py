@@ -29,6 +29,8 @@ FINISH = '[data-action="finish"]'
 NOTICE = "[data-notice]"
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "device_scale_factor": 2}
+FINISH_JS = (CATALOGS.parent / "finish.js").read_text()
+DOUBLE_PRESS_MS = int(re.search(r"const DOUBLE_PRESS_MS = (\d+);", FINISH_JS)[1])
 MIN_GAP_MS = 200  # the pace docs/ui.md promises, above the server's timing checks
 LANGUAGES = {"en": "Finish", "ms": "Selesaikan", "hi": "पूरा करें", "tl": "Tapusin"}
 
@@ -182,10 +184,23 @@ def test_undo_a_tap_or_the_key_stops_a_finish_and_the_moves_made_stay(
     page.keyboard.press("Escape")
     stopped_at = stays_stopped(page)
 
-    # And the key again: E starts, E stops (not at once: a double press is not a stop).
+    # And the key again: E starts, E stops (not at once: a double press is not a stop). The
+    # presses' times are read in the page: on a loaded machine they can arrive further apart
+    # than a double press (finish.js's DOUBLE_PRESS_MS), and the second is then a stop.
+    page.evaluate(
+        """() => { window.finishPresses = [];
+        addEventListener("keydown", (event) => event.key === "e" && finishPresses.push(performance.now()),
+                         {capture: true}); }"""
+    )
     page.keyboard.press("e")
     page.keyboard.press("e")
-    expect(finish).to_have_attribute("data-finish-state", "running")
+    first, second = page.evaluate("finishPresses")
+    if second - first < DOUBLE_PRESS_MS:
+        expect(finish).to_have_attribute("data-finish-state", "running")
+    else:
+        stopped_at = stays_stopped(page)
+        page.keyboard.press("e")
+        expect(finish).to_have_attribute("data-finish-state", "running")
     # Three moves are 500 ms after the start, past the double press's 300 ms: the next E stops.
     wait_for_moves_at_least(page, stopped_at + 3)
     page.keyboard.press("e")
