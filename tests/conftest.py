@@ -127,6 +127,12 @@ def issue_known_deals():
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Players' passwords hashed by a fast hasher: the default costs about a second a player."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache_between_tests():
     # allauth keeps its rate limits in the cache: without this they leak from test to test.
     clear_django_caches()

@@ -18,11 +18,6 @@ from accounts.models import User
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def player() -> User:
     return User.objects.create_user("alice", "alice@example.com", "a-long-pass-phrase")

@@ -1,4 +1,4 @@
-"""Fixtures of the accounts tests: fast password hashing, e-mail kept in memory."""
+"""Fixtures of the accounts tests: e-mail kept in memory."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _test_settings(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 

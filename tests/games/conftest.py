@@ -12,11 +12,6 @@ from games.issuing.dealing import known_deals
 from games.issuing.services import game_issue
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def issue_game():
     """Issue a ranked game of a known deal (default: one whose winning log we have), an hour ago."""

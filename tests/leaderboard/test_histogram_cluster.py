@@ -189,7 +189,7 @@ def test_the_service_records_ranks_and_places_wins_on_the_cluster(
     import io
 
     from django.core.management import call_command
-    from leaderboard_factories import WINNING_CODES, player, win
+    from factories import WINNING_CODES, player_make, win
 
     from leaderboard import selectors
     from leaderboard.index.histogram.index import HistogramBoardIndex
@@ -218,7 +218,7 @@ def test_the_service_records_ranks_and_places_wins_on_the_cluster(
 
     try:
         assert isinstance(board_index(), HistogramBoardIndex)
-        players = [player(f"c{index:02d}") for index in range(12)]
+        players = [player_make(f"c{index:02d}") for index in range(12)]
         for index, user in enumerate(players):  # ties of score and second, broken by user id
             win(user, at=noon + dt.timedelta(seconds=index % 3), extra_moves=index % 4)
         assert leaderboard_page(board=BOARD).source == "sql"  # not built: SQL answers, one rebuild starts
@@ -239,7 +239,7 @@ def test_the_service_records_ranks_and_places_wins_on_the_cluster(
             "_entry_keys_sql",
             lambda entries, ranked: counted.append(ranked) or original(entries, ranked=ranked),
         )
-        newcomer = player("newcomer")
+        newcomer = player_make("newcomer")
         result = win(newcomer, at=noon + dt.timedelta(seconds=1), extra_moves=1)
         result.refresh_from_db()
         expected_rank = entry_rank_sql(board=BOARD, user_id=newcomer.pk)

@@ -4,7 +4,7 @@ import datetime as dt
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from leaderboard_factories import WINNING_CODES, best_score, player, win
+from factories import WINNING_CODES, best_score, player_make, win
 
 pytestmark = pytest.mark.django_db
 
@@ -14,14 +14,14 @@ NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
 
 def fill(count: int, *, start=NOON) -> list:
     """`count` players; player i has score BEST − i (a distinct rank each)."""
-    players = [player(f"p{index:03d}") for index in range(count)]
+    players = [player_make(f"p{index:03d}") for index in range(count)]
     for index, user in enumerate(players):
         win(user, at=start + dt.timedelta(seconds=index), extra_moves=index)
     return players
 
 
 def test_a_board_page_is_public_and_shaped_like_a_drf_page(client, frozen_now):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     bob_win = win(bob, at=NOON, extra_moves=1)
     ann_win = win(ann, at=NOON + dt.timedelta(seconds=5))
 
@@ -44,7 +44,7 @@ def test_a_board_page_is_public_and_shaped_like_a_drf_page(client, frozen_now):
 
 
 def test_periods_and_past_keys(client, frozen_now):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON - dt.timedelta(days=7))
     win(bob, at=NOON, extra_moves=1)
 
@@ -123,7 +123,7 @@ def test_pagination_has_no_gaps_or_repeats_while_new_scores_arrive(client, froze
         seen += [row["player"]["name"] for row in page["results"]]
         # New players arrive above, inside and below the part already read.
         for extra in (0, 5, 30):
-            win(player(f"new{newcomer}"), at=NOON + dt.timedelta(minutes=1), extra_moves=extra)
+            win(player_make(f"new{newcomer}"), at=NOON + dt.timedelta(minutes=1), extra_moves=extra)
             newcomer += 1
         url = page["next"]
 
@@ -153,7 +153,7 @@ def test_around_me_at_the_top_middle_and_bottom(client, frozen_now):
 
 def test_around_me_without_an_entry_or_without_a_session(client, frozen_now):
     fill(2)
-    client.force_login(player("newbie"))
+    client.force_login(player_make("newbie"))
     assert client.get("/api/leaderboards/?rules=classic&around=me").json() == {"ranked": False}
 
     client.logout()
@@ -163,7 +163,7 @@ def test_around_me_without_an_entry_or_without_a_session(client, frozen_now):
 
 
 def test_a_deal_board_holds_ranked_and_unranked_wins_and_its_figures(client, frozen_now):
-    ann, bob, cid = player("ann"), player("bob"), player("cid")
+    ann, bob, cid = player_make("ann"), player_make("bob"), player_make("cid")
     code = WINNING_CODES["classic"][1]
     win(ann, at=NOON, code=code, extra_moves=2)
     win(bob, at=NOON, code=code, ranked=False)
@@ -188,7 +188,7 @@ def test_a_deal_board_holds_ranked_and_unranked_wins_and_its_figures(client, fro
 
 def test_me_needs_a_session_and_sums_up_the_player(client, frozen_now):
     assert client.get("/api/me/").status_code == 403
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(bob, at=NOON)
     win(ann, at=NOON - dt.timedelta(days=1), extra_moves=3)
     win(ann, at=NOON, extra_moves=1)
@@ -220,7 +220,7 @@ def test_me_needs_a_session_and_sums_up_the_player(client, frozen_now):
 
 
 def test_a_replay_gives_what_the_page_needs_to_play_it_back(client, frozen_now):
-    ann = player("ann")
+    ann = player_make("ann")
     result = win(ann, at=NOON, extra_moves=1)
 
     response = client.get(f"/api/replays/{result.pk}/")
@@ -239,7 +239,7 @@ def test_a_replay_gives_what_the_page_needs_to_play_it_back(client, frozen_now):
 def test_a_voided_result_has_no_replay(client, frozen_now):
     from games.submissions.intake import submission_void
 
-    result = win(player("ann"), at=NOON)
+    result = win(player_make("ann"), at=NOON)
     submission_void(submission=result)
 
     assert client.get(f"/api/replays/{result.pk}/").status_code == 404
@@ -248,10 +248,10 @@ def test_a_voided_result_has_no_replay(client, frozen_now):
 
 def test_hot_pages_are_kept_for_a_moment(client, frozen_now, settings):
     settings.LEADERBOARD_HOT_PAGE_SECONDS = 60
-    win(player("ann"), at=NOON)
+    win(player_make("ann"), at=NOON)
     assert client.get("/api/leaderboards/?rules=classic").json()["count"] == 1
 
-    win(player("bob"), at=NOON)
+    win(player_make("bob"), at=NOON)
 
     assert client.get("/api/leaderboards/?rules=classic").json()["count"] == 1
     settings.LEADERBOARD_HOT_PAGE_SECONDS = 0

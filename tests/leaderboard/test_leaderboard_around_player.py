@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from leaderboard_factories import WINNING_CODES, player, win
+from factories import WINNING_CODES, player_make, win
 
 from accounts.services import user_display_name_set, user_suspend
 
@@ -18,7 +18,7 @@ URL = "/api/leaderboards/?rules=classic"
 
 def fill(count: int) -> list:
     """`count` players; player i is ranked i + 1."""
-    players = [player(f"p{index:03d}") for index in range(count)]
+    players = [player_make(f"p{index:03d}") for index in range(count)]
     for index, user in enumerate(players):
         win(user, at=NOON + dt.timedelta(seconds=index), extra_moves=index)
     return players
@@ -40,7 +40,7 @@ def test_around_a_player_is_public_and_equals_their_around_me(client, frozen_now
 
 
 def test_the_name_is_a_display_name_in_any_case(client, frozen_now):
-    ann = player("ann")
+    ann = player_make("ann")
     win(ann, at=NOON)
     user_display_name_set(user=ann, display_name="Annie-42")
 
@@ -52,7 +52,7 @@ def test_the_name_is_a_display_name_in_any_case(client, frozen_now):
 
 def test_a_player_not_on_the_board_answers_ranked_false(client, frozen_now):
     fill(2)
-    player("newbie")
+    player_make("newbie")
 
     response = client.get(f"{URL}&around=newbie")
 
@@ -109,7 +109,7 @@ def test_public_answers_carry_cache_headers_and_answer_304_to_their_etag(client,
 
 def test_a_new_score_changes_the_etag_once_the_kept_answer_expires(client, frozen_now, settings):
     settings.LEADERBOARD_HOT_PAGE_SECONDS = 60
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON)
     first = client.get(f"{URL}&around=ann")
     win(bob, at=NOON)
@@ -150,7 +150,7 @@ def test_a_rename_shows_at_once(client, frozen_now):
 
 def test_around_a_player_on_a_deal_board_and_an_open_board(client, frozen_now):
     code = WINNING_CODES["classic"][1]
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON, code=code)
     win(bob, at=NOON, code=code, hidden=False, extra_moves=1)
 

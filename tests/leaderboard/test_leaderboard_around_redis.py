@@ -5,8 +5,8 @@ renames and unknown names. On each kind of index (tests/leaderboard/conftest.py)
 import datetime as dt
 
 import pytest
+from factories import player_make, win
 from index_probes import redis_unreachable
-from leaderboard_factories import player, win
 
 from accounts.services import user_display_name_set
 from leaderboard.index import wiring as indexing
@@ -32,7 +32,7 @@ def rebuild_starts(monkeypatch):
 
 
 def fill(count: int) -> list:
-    players = [player(f"p{index:03d}") for index in range(count)]
+    players = [player_make(f"p{index:03d}") for index in range(count)]
     for index, user in enumerate(players):
         win(user, at=NOON + dt.timedelta(seconds=index % 3), extra_moves=index % 4)  # ties too
     return players

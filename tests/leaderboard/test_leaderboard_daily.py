@@ -5,7 +5,7 @@ The daily deals themselves: tests/daily."""
 import datetime as dt
 
 import pytest
-from leaderboard_factories import WINNING_CODES, player, win
+from factories import WINNING_CODES, player_make, win
 
 import daily.selectors
 from daily.models import DailyDeal
@@ -23,7 +23,7 @@ def test_daily_deal_replays_stay_hidden_until_the_day_is_over(client, frozen_now
     assert client.get("/api/daily/").status_code == 200  # today's deals picked
     code = DailyDeal.objects.get(date=DAY, rules="classic").code
     assert code == str(GameCode.parse(WINNING_CODES["classic"][0]).whole())
-    ann = player("ann")
+    ann = player_make("ann")
     result = win(ann, at=NOON, code=code, ranked=False)
 
     board = client.get(f"/api/deals/{code}/leaderboard/").json()

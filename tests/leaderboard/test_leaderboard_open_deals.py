@@ -7,7 +7,8 @@ from html import escape
 
 import pytest
 from django.core.management import call_command
-from leaderboard_factories import WINNING_CODES, before_open_deals, best_score, player, win
+from factories import WINNING_CODES, best_score, player_make, win
+from leaderboard_factories import before_open_deals
 
 from games.models import Submission
 from leaderboard.models import BoardEntry
@@ -37,7 +38,7 @@ def names(client, query: str) -> list[str]:
 
 
 def test_a_hidden_card_games_win_enters_the_global_boards_and_not_the_open_ones(client, frozen_now):
-    ann = player("ann")
+    ann = player_make("ann")
     result = win(ann, at=NOON)
 
     assert result.game.hidden and result.game.reveals.count() == 21
@@ -48,7 +49,7 @@ def test_a_hidden_card_games_win_enters_the_global_boards_and_not_the_open_ones(
 
 
 def test_wins_of_deals_whose_code_was_known_enter_the_open_boards_and_not_the_global_ones(client, frozen_now):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     issued_with_code = win(ann, at=NOON, hidden=False, extra_moves=1)
     by_code = win(bob, at=NOON, ranked=False)
 
@@ -63,7 +64,7 @@ def test_wins_of_deals_whose_code_was_known_enter_the_open_boards_and_not_the_gl
 
 
 def test_around_me_and_cursors_work_on_an_open_board(client, frozen_now):
-    players = [player(f"p{index}") for index in range(4)]
+    players = [player_make(f"p{index}") for index in range(4)]
     for index, user in enumerate(players):
         win(user, at=NOON, ranked=False, extra_moves=index)
     client.force_login(players[2])
@@ -86,7 +87,7 @@ def test_deals_is_hidden_or_open(client, frozen_now):
 
 
 def test_me_gives_the_places_on_the_global_and_the_open_boards(client, frozen_now):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(bob, at=NOON, extra_moves=1)  # a hidden-card game
     win(ann, at=NOON, extra_moves=2)  # a hidden-card game
     win(ann, at=NOON, hidden=False)  # issued with its code: her best, on the open boards
@@ -113,7 +114,7 @@ def test_me_gives_the_places_on_the_global_and_the_open_boards(client, frozen_no
 
 def old_release_wins() -> dict[str, Submission]:
     """Wins entered on the boards as the release before open-deal boards entered them."""
-    ann, bob, cid = player("ann"), player("bob"), player("cid")
+    ann, bob, cid = player_make("ann"), player_make("bob"), player_make("cid")
     with before_open_deals():
         wins = {
             "ann_code": win(ann, at=NOON, hidden=False),  # her best: on the global boards then

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 from django.test import TestCase
-from leaderboard_factories import WINNING_CODES, best_score, player, win
+from factories import WINNING_CODES, best_score, player_make, win
 
 from accounts.services import user_delete, user_suspend, user_unsuspend
 from games.submissions.intake import submission_void
@@ -27,7 +27,7 @@ def run(service, **kwargs):
 
 
 def test_voiding_a_result_restores_the_previous_best_on_every_board(client):
-    ann = player("ann")
+    ann = player_make("ann")
     older = win(ann, at=NOON - dt.timedelta(days=8), extra_moves=3)  # last week, another day
     previous = win(ann, at=NOON - dt.timedelta(hours=1), extra_moves=2)
     best = win(ann, at=NOON)
@@ -50,7 +50,7 @@ def test_voiding_a_result_restores_the_previous_best_on_every_board(client):
 
 
 def test_voiding_the_only_result_removes_the_entries():
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     only = win(ann, at=NOON)
     win(bob, at=NOON, extra_moves=1)
 
@@ -61,7 +61,7 @@ def test_voiding_the_only_result_removes_the_entries():
 
 
 def test_suspension_removes_every_entry_and_lifting_it_brings_them_back(client):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     result = win(ann, at=NOON)
     win(bob, at=NOON, extra_moves=1)
     win(ann, at=NOON, ranked=False, code=WINNING_CODES["classic"][1])
@@ -79,7 +79,7 @@ def test_suspension_removes_every_entry_and_lifting_it_brings_them_back(client):
 
 
 def test_account_deletion_removes_entries_and_replays(client):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     result = win(ann, at=NOON)
     win(bob, at=NOON, extra_moves=1)
     ann_id = ann.pk
@@ -98,7 +98,7 @@ def test_account_deletion_removes_entries_and_replays(client):
 def test_display_names_are_shown_on_the_boards(client):
     from accounts.services import user_display_name_set
 
-    ann = player("ann")
+    ann = player_make("ann")
     win(ann, at=NOON)
     user_display_name_set(user=ann, display_name="Annie-42")
 
@@ -111,7 +111,7 @@ def test_display_names_are_shown_on_the_boards(client):
 
 
 def test_me_gives_one_best_game_per_rule_set_and_the_all_time_rank(client):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(bob, at=NOON - dt.timedelta(hours=3))  # bob leads the all-time board
     earlier_equal = win(ann, at=NOON - dt.timedelta(hours=2), extra_moves=1)
     win(ann, at=NOON - dt.timedelta(hours=1), extra_moves=1)  # the same score, later: not the best
@@ -134,7 +134,7 @@ def test_me_gives_one_best_game_per_rule_set_and_the_all_time_rank(client):
 
 
 def test_a_voided_best_gives_way_to_the_next_one_on_me(client):
-    ann = player("ann")
+    ann = player_make("ann")
     second = win(ann, at=NOON - dt.timedelta(hours=1), extra_moves=2)
     best = win(ann, at=NOON)
     run(submission_void, submission=best)

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 from django.db.models import Count
-from leaderboard_factories import WINNING_CODES, best_score, player, win
+from factories import WINNING_CODES, best_score, player_make, win
 
 from games.results import listeners_replaced
 from leaderboard.models import BoardEntry, ReplayFlag
@@ -21,7 +21,7 @@ def board_rows(board: str) -> list[tuple[str, int]]:
 
 
 def test_order_is_score_then_earlier_second_then_lower_user_id():
-    ann, bob, cid, dan = (player(name) for name in ("ann", "bob", "cid", "dan"))
+    ann, bob, cid, dan = (player_make(name) for name in ("ann", "bob", "cid", "dan"))
     win(dan, at=NOON, extra_moves=3)
     win(cid, at=NOON + dt.timedelta(seconds=1), extra_moves=1)
     win(bob, at=NOON + dt.timedelta(microseconds=900_000), extra_moves=1)  # same second as ann: id decides
@@ -37,7 +37,7 @@ def test_order_is_score_then_earlier_second_then_lower_user_id():
 
 
 def test_a_worse_later_score_does_not_replace_a_better_one_nor_an_equal_later_one():
-    ann = player("ann")
+    ann = player_make("ann")
     first = win(ann, at=NOON, extra_moves=2)
     win(ann, at=NOON + dt.timedelta(hours=1), extra_moves=5)
     win(ann, at=NOON + dt.timedelta(hours=2), extra_moves=2)
@@ -50,7 +50,7 @@ def test_a_worse_later_score_does_not_replace_a_better_one_nor_an_equal_later_on
 
 
 def test_an_entry_is_one_real_game():
-    ann = player("ann")
+    ann = player_make("ann")
     win(ann, at=NOON, extra_moves=4)
     best = win(ann, at=NOON + dt.timedelta(minutes=5))
 
@@ -66,7 +66,7 @@ def test_an_entry_is_one_real_game():
 def test_ranks_reached_are_returned_for_every_board():
     from leaderboard.services import result_record
 
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON)
     submission = win(bob, at=NOON, extra_moves=1)
 
@@ -80,15 +80,15 @@ def test_ranks_reached_are_returned_for_every_board():
 
 
 def test_assisted_wins_enter_no_board():
-    win(player("ann"), at=NOON, assisted=True)
-    win(player("bob"), at=NOON, ranked=False, assisted=True)
-    win(player("cid"), at=NOON, hidden=False, assisted=True)
+    win(player_make("ann"), at=NOON, assisted=True)
+    win(player_make("bob"), at=NOON, ranked=False, assisted=True)
+    win(player_make("cid"), at=NOON, hidden=False, assisted=True)
 
     assert not BoardEntry.objects.exists()
 
 
 def test_periods_roll_over_at_utc_midnight():
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     sunday_night = dt.datetime(2026, 11, 29, 23, 59, 59, 999_999, tzinfo=dt.UTC)
     win(ann, at=sunday_night, extra_moves=1)
     win(bob, at=sunday_night + dt.timedelta(microseconds=1), extra_moves=2)
@@ -101,7 +101,7 @@ def test_periods_roll_over_at_utc_midnight():
 
 
 def test_rule_sets_have_their_own_boards():
-    ann = player("ann")
+    ann = player_make("ann")
     win(ann, at=NOON, rules="relaxed")
 
     assert board_rows("classic:all") == []
@@ -109,7 +109,7 @@ def test_rule_sets_have_their_own_boards():
 
 
 def test_a_log_identical_to_another_players_on_the_same_deal_is_flagged():
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     original = win(ann, at=NOON, ranked=False, extra_moves=1)
     win(ann, at=NOON + dt.timedelta(minutes=1), ranked=False, extra_moves=1)  # her own again: no flag
     copy = win(bob, at=NOON + dt.timedelta(minutes=2), ranked=False, extra_moves=1)
@@ -122,7 +122,7 @@ def test_a_log_identical_to_another_players_on_the_same_deal_is_flagged():
 
 def unrecorded_wins() -> list:
     """Verified wins of four players, not yet on any board: several each, ties and copies included."""
-    ann, bob, cid, dan = (player(name) for name in ("ann", "bob", "cid", "dan"))
+    ann, bob, cid, dan = (player_make(name) for name in ("ann", "bob", "cid", "dan"))
     with listeners_replaced(places=[]):
         return [
             win(ann, at=NOON, extra_moves=2),

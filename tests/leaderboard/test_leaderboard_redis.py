@@ -8,6 +8,7 @@ import time
 import pytest
 from django.core.management import call_command
 from django.test import TestCase
+from factories import WINNING_CODES, best_score, player_make, win
 from index_probes import (
     details_forget,
     details_in_redis,
@@ -15,7 +16,7 @@ from index_probes import (
     redis_unreachable,
     sort_key_in_redis,
 )
-from leaderboard_factories import WINNING_CODES, before_open_deals, best_score, player, win
+from leaderboard_factories import before_open_deals
 
 from games.results import listeners_replaced
 from leaderboard.index import sorted_sets as index_module
@@ -44,7 +45,7 @@ def rebuild_starts(monkeypatch):
 
 def fill_with_ties(count: int) -> list:
     """Players with repeated scores, some in the same second (ties broken by user id)."""
-    players = [player(f"p{index:03d}") for index in range(count)]
+    players = [player_make(f"p{index:03d}") for index in range(count)]
     for index, user in enumerate(players):
         win(user, at=NOON + dt.timedelta(seconds=index % 3, microseconds=index), extra_moves=index % 4)
     return players
@@ -140,7 +141,7 @@ def test_redis_pages_stay_equal_to_sql_through_wins_voids_suspensions_and_rename
 
 
 def test_moving_entries_to_the_open_deal_boards_keeps_redis_equal_to_sql(redis_index, rebuild_starts):
-    ann, bob, cid = player("ann"), player("bob"), player("cid")
+    ann, bob, cid = player_make("ann"), player_make("bob"), player_make("cid")
     with before_open_deals():  # entered as the release before open-deal boards did
         win(ann, at=NOON, hidden=False)  # issued with its code: on the global boards then
         win(ann, at=NOON + dt.timedelta(minutes=1), extra_moves=2)
@@ -180,7 +181,7 @@ def test_keys_built_before_details_were_kept_answer_the_same_pages(redis_index, 
 
 
 def test_writes_reach_redis_after_the_commit_and_keep_only_the_best(redis_index, rebuild_starts):
-    ann = player("ann")
+    ann = player_make("ann")
     index_board_rebuild(board=BOARD)
     win(ann, at=NOON, extra_moves=2)
     win(ann, at=NOON + dt.timedelta(hours=1), extra_moves=5)
@@ -287,7 +288,7 @@ def test_writes_during_a_rebuild_are_kept(redis_index, rebuild_starts, monkeypat
 def test_redis_down_reads_fall_back_and_missed_writes_are_repaired(redis_index, rebuild_starts, monkeypatch):
     from leaderboard.tasks import boards_repair
 
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON, extra_moves=1)
     index_board_rebuild(board=BOARD)
     redis_unreachable(monkeypatch, redis_index)
@@ -330,7 +331,7 @@ def test_ranks_of_a_batch_come_from_redis_and_equal_sql_counts(redis_index, sett
             win(players[4], at=later, extra_moves=1),
             win(players[0], at=later, extra_moves=3),  # worse than their entry: unchanged
             win(players[5], at=NOON + dt.timedelta(days=1), extra_moves=2),  # a day board of its own
-            win(player("new"), at=later, extra_moves=2),  # a newcomer
+            win(player_make("new"), at=later, extra_moves=2),  # a newcomer
         ]
     counted = []
     original = selectors._entry_keys_sql
@@ -370,7 +371,7 @@ def test_pagination_on_redis_has_no_gaps_or_repeats_while_new_scores_arrive(
         page = client.get(url).json()
         seen += [row["player"]["name"] for row in page["results"]]
         for extra in (0, 2, 30):
-            win(player(f"new{newcomer}"), at=NOON + dt.timedelta(minutes=1), extra_moves=extra)
+            win(player_make(f"new{newcomer}"), at=NOON + dt.timedelta(minutes=1), extra_moves=extra)
             newcomer += 1
         url = page["next"]
 

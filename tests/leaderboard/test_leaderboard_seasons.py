@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 from django.test import TestCase
-from leaderboard_factories import WINNING_CODES, best_score, player, win
+from factories import WINNING_CODES, best_score, player_make, win
 
 from leaderboard.boards import BoardKeyError, board_period, is_board_key, parse_period_key, season_key
 from leaderboard.models import BoardEntry, SeasonSnapshot, SeasonStanding
@@ -57,7 +57,7 @@ def test_season_keys_are_parsed_like_the_weeks_and_days():
 
 
 def test_a_counted_win_enters_its_seasons_board_beside_the_week_and_day():
-    ann = player("ann")
+    ann = player_make("ann")
     win(ann, at=at("2026-11-30T23:59:59"))
     win(ann, at=at("2026-12-01T00:00:00"), hidden=False, extra_moves=1)
 
@@ -68,7 +68,7 @@ def test_a_counted_win_enters_its_seasons_board_beside_the_week_and_day():
 
 
 def test_the_season_board_api_takes_a_month_and_refuses_anything_else(client, frozen_now):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON, extra_moves=1)
     win(bob, at=NOON)
     win(ann, at=at("2026-10-03T10:00:00"))
@@ -93,7 +93,7 @@ def test_the_season_board_api_takes_a_month_and_refuses_anything_else(client, fr
 
 
 def test_a_season_is_kept_once_when_it_has_ended_and_settled():
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON, extra_moves=1)
     win(bob, at=NOON)
 
@@ -110,7 +110,7 @@ def test_a_season_is_kept_once_when_it_has_ended_and_settled():
 
 
 def test_a_snapshot_taken_meanwhile_by_another_process_is_the_one_kept(monkeypatch):
-    win(player("ann"), at=NOON)
+    win(player_make("ann"), at=NOON)
     kept = season_snapshot_take(board=NOVEMBER, now=DECEMBER)
     # Another process took it between this one's look and its write: the write loses, once.
     monkeypatch.setattr("leaderboard.seasons.season_snapshot_of", lambda board: None)
@@ -125,8 +125,8 @@ def test_a_snapshot_taken_meanwhile_by_another_process_is_the_one_kept(monkeypat
 def test_two_processes_taking_a_season_at_once_keep_one():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: SQLite takes one writer at a time")
-    win(player("ann"), at=NOON)
-    win(player("bob"), at=NOON, extra_moves=1)
+    win(player_make("ann"), at=NOON)
+    win(player_make("bob"), at=NOON, extra_moves=1)
     start, taken = threading.Barrier(2), []
 
     def take() -> None:
@@ -151,7 +151,7 @@ def test_the_periodic_task_is_scheduled_and_safe_to_run_twice(settings):
 
     schedule = settings.CELERY_BEAT_SCHEDULE["leaderboard-seasons-snapshot"]
     assert schedule["task"] == seasons_snapshot_task.name == "leaderboard.seasons_snapshot"
-    win(player("ann"), at=dt.datetime.now(UTC) - dt.timedelta(days=62))  # a season over by now
+    win(player_make("ann"), at=dt.datetime.now(UTC) - dt.timedelta(days=62))  # a season over by now
 
     first, second = seasons_snapshot_task(), seasons_snapshot_task()
 
@@ -160,7 +160,7 @@ def test_the_periodic_task_is_scheduled_and_safe_to_run_twice(settings):
 
 
 def test_places_are_computed_on_read_ties_ordered_as_the_boards_order_them():
-    ann, bob, cid, dan = player("ann"), player("bob"), player("cid"), player("dan")
+    ann, bob, cid, dan = player_make("ann"), player_make("bob"), player_make("cid"), player_make("dan")
     win(cid, at=NOON, extra_moves=1)
     win(bob, at=NOON)  # the same score in the same second as ann's: the lower user id first
     win(ann, at=NOON)
@@ -178,7 +178,7 @@ def test_places_are_computed_on_read_ties_ordered_as_the_boards_order_them():
 
 
 def test_a_result_verified_after_the_snapshot_enters_the_board_but_never_the_final_standing():
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(ann, at=NOON, extra_moves=2)
     season_snapshot_take(board=NOVEMBER, now=DECEMBER)
 
@@ -197,7 +197,7 @@ def test_a_result_verified_after_the_snapshot_enters_the_board_but_never_the_fin
 def test_a_voided_result_or_a_suspended_player_leaves_the_standing_and_the_places_close_up():
     from games.submissions.intake import submission_void
 
-    ann, bob, cid = player("ann"), player("bob"), player("cid")
+    ann, bob, cid = player_make("ann"), player_make("bob"), player_make("cid")
     win(ann, at=NOON, extra_moves=2)
     cheat = win(bob, at=NOON)
     win(cid, at=NOON, extra_moves=1)
@@ -216,7 +216,7 @@ def test_a_voided_result_or_a_suspended_player_leaves_the_standing_and_the_place
 
 
 def test_the_best_season_is_the_best_place_then_the_larger_field_then_the_latest():
-    ann, bob, cid = player("ann"), player("bob"), player("cid")
+    ann, bob, cid = player_make("ann"), player_make("bob"), player_make("cid")
     win(ann, at=at("2026-09-10T10:00:00"))  # September: 1st of 1
     win(ann, at=at("2026-10-10T10:00:00"))  # October: 1st of 2
     win(bob, at=at("2026-10-10T10:00:00"), extra_moves=1)
@@ -233,7 +233,7 @@ def test_the_best_season_is_the_best_place_then_the_larger_field_then_the_latest
 
 
 def test_me_gives_the_best_season_and_keeps_a_season_the_periodic_task_has_not(client, frozen_now):
-    ann, bob = player("ann"), player("bob")
+    ann, bob = player_make("ann"), player_make("bob")
     win(bob, at=NOON)
     win(ann, at=NOON, extra_moves=1)
     win(ann, at=NOON, hidden=False)  # an open deal: its own season board, not the best season's
@@ -255,7 +255,7 @@ def test_me_gives_the_best_season_and_keeps_a_season_the_periodic_task_has_not(c
 
 
 def test_reading_a_closed_seasons_board_keeps_its_final_standing(client, frozen_now):
-    win(player("ann"), at=NOON)
+    win(player_make("ann"), at=NOON)
     frozen_now(DECEMBER)
 
     client.get("/api/leaderboards/?rules=classic&period=season")  # December's: still open
@@ -266,7 +266,7 @@ def test_reading_a_closed_seasons_board_keeps_its_final_standing(client, frozen_
 
 
 def test_the_staff_see_the_kept_seasons_and_cannot_add_or_change_one(admin_client):
-    win(player("ann"), at=NOON)
+    win(player_make("ann"), at=NOON)
     kept = season_snapshot_take(board=NOVEMBER, now=DECEMBER)
 
     listed = admin_client.get("/admin/leaderboard/seasonsnapshot/")

@@ -8,11 +8,6 @@ from race_play import CLASSIC_WIN
 from games.engine import GameCode
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def known_deal(issue_known_deals):
     """Races deal the Classic deal whose win is CLASSIC_WIN instead of a random one: that win, with
