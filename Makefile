@@ -118,5 +118,6 @@ stack: $(RUNTIME_STAMP)
 	$(BIN)/celery -A yukon_site worker --loglevel INFO & \
 	$(BIN)/celery -A yukon_site worker -Q solver -c 1 --hostname solver@%h --loglevel INFO & \
 	$(BIN)/celery -A yukon_site worker -Q hints -c 1 --hostname hints@%h --loglevel INFO & \
+	$(BIN)/celery -A yukon_site worker -Q fairplay -c 1 --hostname fairplay@%h --loglevel INFO & \
 	$(BIN)/celery -A yukon_site beat --loglevel INFO --schedule var/celerybeat-schedule & \
 	wait -n

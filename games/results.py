@@ -9,6 +9,8 @@ games never imports them (docs/architecture.md would draw it: games ← leaderbo
   changes which results count for a player (a void, a suspension, a deletion, a new verdict).
 - A **contest listener** (races) is called after the commit that stored or settled a result of
   a contest game (a race's seat), so that the contest moves on.
+- A **settled listener** (fairplay) is called after the commit that settled results which count
+  (verified, not assisted, not voided, of a player): the fair-play analysis picks its games there.
 
 Tests swap them with `listeners_replaced`.
 """
@@ -38,11 +40,16 @@ class ContestListener(Protocol):
     def __call__(self, *, game_ids: list[int]) -> None: ...
 
 
+class SettledListener(Protocol):
+    def __call__(self, *, submission_ids: list[int]) -> None: ...
+
+
 @dataclass
 class Listeners:
     places: list[PlacesRecorder] = field(default_factory=list)
     players: list[PlayerListener] = field(default_factory=list)
     contests: list[ContestListener] = field(default_factory=list)
+    settled: list[SettledListener] = field(default_factory=list)
 
 
 _listeners = Listeners()
@@ -61,6 +68,11 @@ def player_listener_register(listener: PlayerListener) -> None:
 def contest_listener_register(listener: ContestListener) -> None:
     if listener not in _listeners.contests:
         _listeners.contests.append(listener)
+
+
+def settled_listener_register(listener: SettledListener) -> None:
+    if listener not in _listeners.settled:
+        _listeners.settled.append(listener)
 
 
 def results_record(*, submissions: list[Submission]) -> dict[int, Places]:
@@ -93,12 +105,20 @@ def contest_results_changed(*, game_ids: list[int]) -> None:
         listener(game_ids=game_ids)
 
 
+def results_settled(*, submission_ids: list[int]) -> None:
+    if not submission_ids:
+        return
+    for listener in _listeners.settled:
+        listener(submission_ids=submission_ids)
+
+
 @contextmanager
 def listeners_replaced(
     *,
     places: list[Callable] | None = None,
     players: list[Callable] | None = None,
     contests: list[Callable] | None = None,
+    settled: list[Callable] | None = None,
 ) -> Iterator[Listeners]:
     """For tests: these listeners instead of the registered ones (None keeps a kind as it is)."""
     global _listeners
@@ -107,6 +127,7 @@ def listeners_replaced(
         places=list(before.places if places is None else places),
         players=list(before.players if players is None else players),
         contests=list(before.contests if contests is None else contests),
+        settled=list(before.settled if settled is None else settled),
     )
     try:
         yield _listeners

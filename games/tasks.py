@@ -21,7 +21,7 @@ from games.solving.pool import deal_pool_refill
 from games.solving.yielding import SolverYield, SolverYielded
 from games.submissions.queue import submissions_sweep, submissions_verify_resume
 from games.submissions.settle import submissions_verify_pending
-from games.task_queue import INFRASTRUCTURE_ERRORS
+from games.task_queue import RETRY
 
 
 @task_prerun.connect
@@ -42,16 +42,6 @@ def verification_resume(**kwargs) -> None:
     submissions_verify_resume()
 
 
-RETRY = {
-    "autoretry_for": INFRASTRUCTURE_ERRORS,
-    "retry_backoff": 2,
-    "retry_backoff_max": settings.TASK_RETRY_COUNTDOWN_MAX,
-    "retry_jitter": True,
-    "max_retries": 8,
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "ignore_result": True,  # the row is the result: nothing to store in Redis
-}
 
 
 @shared_task(name=task_queue.SUBMISSION_VERIFY, **RETRY)

@@ -7,8 +7,8 @@ import pytest
 import yaml
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-SERVICES = {"postgres", "redis", "web", "ws", "worker", "solver", "hints", "beat"}
-APP_SERVICES = {"web", "ws", "worker", "solver", "hints", "beat"}
+SERVICES = {"postgres", "redis", "web", "ws", "worker", "solver", "hints", "fairplay", "beat"}
+APP_SERVICES = {"web", "ws", "worker", "solver", "hints", "fairplay", "beat"}
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def words(command) -> str:
     return command if isinstance(command, str) else " ".join(command)
 
 
-def test_the_stack_has_its_eight_services(compose):
+def test_the_stack_has_its_nine_services(compose):
     assert set(compose["services"]) == SERVICES
 
 
@@ -94,6 +94,13 @@ def test_hints_have_a_worker_of_their_own_one_search_at_a_time(compose):
 
     assert "celery -A yukon_site worker -Q hints -c 1" in words(services["hints"]["command"])
     assert "--destination hints@$$HOSTNAME" in words(services["hints"]["healthcheck"]["test"])
+
+
+def test_fair_play_has_a_worker_of_its_own_one_analysis_at_a_time(compose):
+    services = compose["services"]
+
+    assert "celery -A yukon_site worker -Q fairplay -c 1" in words(services["fairplay"]["command"])
+    assert "--destination fairplay@$$HOSTNAME" in words(services["fairplay"]["healthcheck"]["test"])
 
 
 def test_the_dockerfile_installs_the_pins_and_runs_unprivileged():

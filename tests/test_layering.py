@@ -2,7 +2,8 @@
 
 An `ast` walk over the apps' modules finds every import, those inside functions too. The rules:
 the rules engine and the solver import no Django and no app; games imports neither leaderboard
-nor races (it tells them through listeners: games/results.py); no app imports daily/ (it tells
+nor races (it tells them through listeners: games/results.py); no app imports fairplay/ (it
+listens to settled results) nor daily/ (it tells
 games and the boards through games/daily_calendar.py); and no import circle between
 modules beyond the ones listed here, which the package split of games and leaderboard removes:
 a circle that is gone must leave the list, and no new one may join it."""
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "daily", "frontend", "games", "leaderboard", "players", "races", "yukon_site")
+APPS = ("accounts", "daily", "fairplay", "frontend", "games", "leaderboard", "players", "races", "yukon_site")
 
 # The module circles of today (each its modules, sorted): none; a new one fails the test.
 KNOWN_CIRCLES: set[tuple[str, ...]] = set()
@@ -154,6 +155,18 @@ def test_the_daily_deal_imports_only_the_apps_below_it(graph):
         if module.startswith("daily"):
             others = sorted(other for other in imported if other.split(".")[0] not in below)
             assert not others, f"{module} imports {others}: daily/ may import games, leaderboard and accounts"
+
+
+def test_fair_play_listens_and_no_app_imports_it(graph):
+    below = {"fairplay", "games", "accounts", "yukon_site"}
+    for module, imported in graph.items():
+        top = module.split(".")[0]
+        if top == "fairplay":
+            others = sorted(other for other in imported if other.split(".")[0] not in below)
+            assert not others, f"{module} imports {others}: fairplay/ may import games and accounts"
+        elif top != "yukon_site":
+            found = sorted(other for other in imported if other.split(".")[0] == "fairplay")
+            assert not found, f"{module} imports {found}: fairplay/ listens to games/results.py"
 
 
 def test_accounts_imports_no_other_app(graph):

@@ -27,14 +27,16 @@ def priorities(monkeypatch):
     return set_to
 
 
-@pytest.mark.parametrize("queues", [("solver",), ("hints",), ("solver", "hints")])
+@pytest.mark.parametrize("queues", [("solver",), ("hints",), ("solver", "hints"), ("fairplay",)])
 def test_the_solver_queues_worker_runs_at_the_lowest_priority(priorities, settings, queues):
     assert settings.SOLVER_WORKER_NICENESS == 19
     celery_module.solver_worker_yields("solver@host", worker_of(*queues))
     assert priorities == [19]
 
 
-@pytest.mark.parametrize("queues", [("celery",), ("celery", "solver"), ("celery", "hints")])
+@pytest.mark.parametrize(
+    "queues", [("celery",), ("celery", "solver"), ("celery", "hints"), ("celery", "fairplay")]
+)
 def test_a_worker_that_verifies_keeps_its_priority(priorities, queues):
     celery_module.solver_worker_yields("worker@host", worker_of(*queues))
     assert priorities == []

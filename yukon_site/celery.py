@@ -22,12 +22,14 @@ def task_named(name: str) -> Task:
 
 @celeryd_after_setup.connect
 def solver_worker_yields(sender, instance, **kwargs) -> None:
-    """A worker that consumes only the solver's queues (solver, hints) runs at a low CPU priority,
-    set before it starts its pool so every pool process inherits it. Searches use what the web, intake and
-    verification leave, and give the cores back as soon as those need them (docs/operations.md)."""
+    """A worker that consumes only the solver's queues (solver, hints) or fair play's runs at a low
+    CPU priority, set before it starts its pool so every pool process inherits it. Searches use
+    what the web, intake and verification leave, and give the cores back as soon as those need
+    them (docs/operations.md)."""
     from django.conf import settings
 
     queues = {queue.name for queue in instance.app.amqp.queues.consume_from.values()}
     niceness = settings.SOLVER_WORKER_NICENESS
-    if queues and queues <= {settings.SOLVER_QUEUE, settings.HINT_QUEUE} and niceness:
+    low = {settings.SOLVER_QUEUE, settings.HINT_QUEUE, settings.FAIRPLAY_QUEUE}
+    if queues and queues <= low and niceness:
         os.setpriority(os.PRIO_PROCESS, 0, max(os.getpriority(os.PRIO_PROCESS, 0), niceness))

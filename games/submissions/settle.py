@@ -140,6 +140,8 @@ def _settle(
             for submission_id, places in results.results_record(submissions=counted).items():
                 results.places_store_on(by_id[submission_id], places)
             deals_par_request(codes=[submission.code for submission in counted])
+            told = partial(results.results_settled, submission_ids=[s.pk for s in counted])
+            transaction.on_commit(told, robust=True)
         _verdicts_store(submissions)
         if contest_games := [s.game_id for s in submissions if s.game_id is not None and s.game.contest]:
             told = partial(results.contest_results_changed, game_ids=contest_games)

@@ -55,6 +55,7 @@ def test_with_a_broker_the_solver_works_in_the_background_and_filters_the_daily_
         "games.deal_par_solve": {"queue": "solver"},
         "games.hint_search": {"queue": "hints"},
         "games.census_deal_settle": {"queue": "census"},  # workers started for a census alone
+        "fairplay.game_analyse": {"queue": "fairplay"},  # fair play's worker, as low as the solver's
     }
 
 

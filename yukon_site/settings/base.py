@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "leaderboard",
     "daily",
     "races",
+    "fairplay",
     "frontend",
     "django.contrib.admin",
     "django.contrib.auth",

@@ -131,11 +131,13 @@ CELERY_BEAT_SCHEDULE["races-tick"] = {"task": "races.races_tick", "schedule": 10
 SOLVER_QUEUE = "solver"
 HINT_QUEUE = "hints"
 CENSUS_QUEUE = "census"  # a census's deals (manage.py census), for workers started for it alone
+FAIRPLAY_QUEUE = "fairplay"  # fair play's analysis of results ("Fair play", below)
 CELERY_TASK_ROUTES = {
     "games.deal_pool_refill": {"queue": SOLVER_QUEUE},
     "games.deal_par_solve": {"queue": SOLVER_QUEUE},
     "games.hint_search": {"queue": HINT_QUEUE},
     "games.census_deal_settle": {"queue": CENSUS_QUEUE},
+    "fairplay.game_analyse": {"queue": FAIRPLAY_QUEUE},
 }
 # A worker of the solver's queues alone runs at this niceness (yukon_site/celery.py): 19, the
 # lowest priority, lets searches use only the CPU that intake and verification leave; 0 keeps it.
@@ -231,3 +233,14 @@ CELERY_BEAT_SCHEDULE.update(
 )
 
 
+# --- Fair play (fairplay/, docs/fairplay.md) --------------------------------------------------------
+
+# The analysis runs on FAIRPLAY_QUEUE, a worker of its own (`celery -A yukon_site worker -Q fairplay
+# -c 1`), at the solver workers' low priority: it gives way to intake and verification.
+# Analysed: every race's and challenge's result, every result that reached one of these places on
+# a board, and one in FAIRPLAY_SAMPLE_ONE_IN of the rest, drawn by `secrets`.
+FAIRPLAY_TOP_RANK = env.int("FAIRPLAY_TOP_RANK", default=100)
+FAIRPLAY_SAMPLE_ONE_IN = env.int("FAIRPLAY_SAMPLE_ONE_IN", default=10)
+CELERY_BEAT_SCHEDULE.update(
+    {"fairplay-analyses-sweep": {"task": "fairplay.analyses_sweep", "schedule": 600}},
+)

@@ -1,0 +1,34 @@
+"""A ranked result's fair-play analysis (docs/fairplay.md): asked for when the result settles,
+run by a worker of its own, at most once."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class GameAnalysis(models.Model):
+    class Reason(models.TextChoices):
+        TOP = "top", "Reached a board's top places"
+        CONTEST = "contest", "A race's or a challenge's result"
+        SAMPLE = "sample", "Drawn at random"
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    submission = models.OneToOneField("games.Submission", on_delete=models.CASCADE, related_name="analysis")
+    reason = models.CharField(max_length=8, choices=Reason.choices)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED, db_index=True)
+    features = models.JSONField(default=dict, blank=True)  # fairplay.features.GameFeatures.to_dict()
+    failure = models.CharField(max_length=300, blank=True)
+    cpu_ms = models.PositiveIntegerField(null=True, blank=True)  # the analysis's own CPU time
+    requested_at = models.DateTimeField()
+    analysed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "game analyses"
+        indexes = [models.Index(fields=["state", "requested_at"])]
+
+    def __str__(self) -> str:
+        return f"analysis of result {self.submission_id} ({self.state})"

@@ -1,0 +1,103 @@
+"""Which settled results are analysed, and the analysis of one (docs/fairplay.md).
+
+Analysed: every race's or challenge's result, every result that reached a board's top places
+(FAIRPLAY_TOP_RANK), and a share of the rest drawn from the operating system's generator
+(FAIRPLAY_SAMPLE_ONE_IN), so that no player can tell in advance which game is looked at.
+Hidden-card games only: an open deal's cards were known to everyone before it was played.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from datetime import timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from fairplay.features import game_features
+from fairplay.models import GameAnalysis
+from games.engine import IllegalMoveError, InvalidCodeError
+from games.models import Submission
+from games.task_queue import BROKER_ERRORS
+from yukon_site.celery import task_named
+
+logger = logging.getLogger(__name__)
+
+GAME_ANALYSE = "fairplay.game_analyse"  # the task's name, which the routes in settings use
+SWEEP_AFTER = timedelta(minutes=10)  # a queued analysis this old was never sent, or lost
+
+
+def analyses_request(*, submission_ids: list[int]) -> list[GameAnalysis]:
+    """The settled listener: the analyses these results call for, stored and sent to the worker
+    after the commit; those already asked for are not asked again."""
+    now = timezone.now()
+    asked = []
+    submissions = Submission.objects.filter(pk__in=submission_ids, game__hidden=True).select_related("game")
+    with transaction.atomic():
+        for submission in submissions.order_by("pk"):
+            reason = _reason(submission)
+            if reason is None:
+                continue
+            analysis, made = GameAnalysis.objects.get_or_create(
+                submission=submission, defaults={"reason": reason, "requested_at": now}
+            )
+            if made:
+                asked.append(analysis)
+                transaction.on_commit(partial(_send, analysis.pk))
+    return asked
+
+
+def _reason(submission: Submission) -> str | None:
+    if submission.game.contest:
+        return GameAnalysis.Reason.CONTEST
+    if any(rank <= settings.FAIRPLAY_TOP_RANK for rank in submission.ranks.values()):
+        return GameAnalysis.Reason.TOP
+    if secrets.randbelow(settings.FAIRPLAY_SAMPLE_ONE_IN) == 0:
+        return GameAnalysis.Reason.SAMPLE
+    return None
+
+
+def _send(analysis_id: int) -> None:
+    try:
+        task_named(GAME_ANALYSE).delay(analysis_id)
+    except BROKER_ERRORS:
+        # The row is stored: the sweeper sends it once the broker is back.
+        logger.warning("analysis not sent", extra={"analysis_id": analysis_id}, exc_info=True)
+
+
+def analyses_sweep(*, now=None) -> int:
+    """Send again the analyses queued for longer than SWEEP_AFTER (a send that failed, a message
+    lost); how many."""
+    now = now or timezone.now()
+    stale = GameAnalysis.objects.filter(state=GameAnalysis.State.QUEUED, requested_at__lt=now - SWEEP_AFTER)
+    ids = list(stale.values_list("pk", flat=True)[:1000])
+    for analysis_id in ids:
+        _send(analysis_id)
+    return len(ids)
+
+
+def game_analyse(*, analysis_id: int) -> GameAnalysis | None:
+    """Analyse one result, at most once: None when it is not queued (done already, or gone)."""
+    analysis = (
+        GameAnalysis.objects.select_related("submission")
+        .filter(pk=analysis_id, state=GameAnalysis.State.QUEUED)
+        .first()
+    )
+    if analysis is None:
+        return None
+    submission = analysis.submission
+    started = time.process_time()
+    try:
+        features = game_features(submission.code, submission.log.split(), submission.move_times_ms)
+    except (ValueError, InvalidCodeError, IllegalMoveError) as error:  # a verified log: a bug, kept
+        fields = {"state": GameAnalysis.State.FAILED, "failure": str(error)[:300]}
+    else:
+        fields = {"state": GameAnalysis.State.DONE, "features": features.to_dict()}
+    fields.update(cpu_ms=round((time.process_time() - started) * 1000), analysed_at=timezone.now())
+    GameAnalysis.objects.filter(pk=analysis.pk, state=GameAnalysis.State.QUEUED).update(**fields)
+    analysis.refresh_from_db()
+    return analysis

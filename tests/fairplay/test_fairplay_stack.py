@@ -1,0 +1,57 @@
+"""Fair play's queue on the full stack: a real `celery worker -Q fairplay -c 1` beside the default
+worker analyses a settled ranked win; the default worker never takes an analysis.
+
+Run with DATABASE_URL (PostgreSQL) and REDIS_URL set: `make test PYTEST_ARGS='-m stack'`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.utils import timezone
+from factories import player_make, win
+
+from fairplay.models import GameAnalysis
+from yukon_site.celery import app
+
+pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def fairplay_worker(celery_worker_process, tmp_path):
+    """`celery -A yukon_site worker -Q fairplay -c 1`, started like the default worker."""
+    worker = type(celery_worker_process)(
+        env=celery_worker_process.env, log_path=tmp_path / "fairplay-worker.log", queues=("fairplay",)
+    )
+    yield worker
+    worker.stop()
+
+
+def queues_of(worker) -> list[str]:
+    answer = app.control.inspect([worker.name], timeout=2).active_queues() or {}
+    return sorted(queue["name"] for queue in answer.get(worker.name, []))
+
+
+def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := condition():
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"{what} not met within {timeout}s")
+
+
+def test_only_fair_plays_worker_analyses_a_settled_ranked_win(celery_worker_process, fairplay_worker):
+    result = win(player_make("ann"), at=timezone.now())  # settled here or by the default worker
+    analysis = wait_for(lambda: GameAnalysis.objects.filter(submission=result).first(), what="the request")
+    time.sleep(2)
+    analysis.refresh_from_db()
+    assert analysis.state == GameAnalysis.State.QUEUED, "the default worker took an analysis"
+    assert queues_of(celery_worker_process) == ["celery"]
+
+    fairplay_worker.start()
+    done = GameAnalysis.objects.filter(pk=analysis.pk, state=GameAnalysis.State.DONE)
+    analysis = wait_for(done.first, what="the analysis")
+    assert queues_of(fairplay_worker) == ["fairplay"]
+    assert analysis.features["reveals"] == 21
