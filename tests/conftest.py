@@ -230,6 +230,13 @@ class CeleryWorkerProcess:
 
         return bool(app.control.ping(destination=[self.name], timeout=timeout))
 
+    def queues_consumed(self) -> list[str]:
+        """The queues the running worker takes tasks from, as it answers."""
+        from yukon_site.celery import app
+
+        answer = app.control.inspect([self.name], timeout=2).active_queues() or {}
+        return sorted(queue["name"] for queue in answer.get(self.name, []))
+
     def _signal_group(self, signum: int) -> None:
         try:
             os.killpg(self.process.pid, signum)

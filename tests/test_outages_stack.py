@@ -20,7 +20,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +29,7 @@ from urllib.request import HTTPCookieProcessor, Request, build_opener
 
 import pytest
 from factories import free_port
+from waiting import wait_for
 
 pytestmark = pytest.mark.stack
 
@@ -41,16 +41,6 @@ WIN = next(
     if case["code"].startswith("YU1-C-")
 )
 SETTLE_S = 60
-
-
-def wait_for(check, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"{what}: not within {timeout} s")
 
 
 # --- Servers of the test's own -------------------------------------------------------------------------

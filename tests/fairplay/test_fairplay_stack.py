@@ -11,9 +11,9 @@ import time
 import pytest
 from django.utils import timezone
 from factories import player_make, win
+from waiting import wait_for
 
 from fairplay.models import GameAnalysis
-from yukon_site.celery import app
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
@@ -28,30 +28,16 @@ def fairplay_worker(celery_worker_process, tmp_path):
     worker.stop()
 
 
-def queues_of(worker) -> list[str]:
-    answer = app.control.inspect([worker.name], timeout=2).active_queues() or {}
-    return sorted(queue["name"] for queue in answer.get(worker.name, []))
-
-
-def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"{what} not met within {timeout}s")
-
-
 def test_only_fair_plays_worker_analyses_a_settled_ranked_win(celery_worker_process, fairplay_worker):
     result = win(player_make("ann"), at=timezone.now())  # settled here or by the default worker
     analysis = wait_for(lambda: GameAnalysis.objects.filter(submission=result).first(), what="the request")
     time.sleep(2)
     analysis.refresh_from_db()
     assert analysis.state == GameAnalysis.State.QUEUED, "the default worker took an analysis"
-    assert queues_of(celery_worker_process) == ["celery"]
+    assert celery_worker_process.queues_consumed() == ["celery"]
 
     fairplay_worker.start()
     done = GameAnalysis.objects.filter(pk=analysis.pk, state=GameAnalysis.State.DONE)
     analysis = wait_for(done.first, what="the analysis")
-    assert queues_of(fairplay_worker) == ["fairplay"]
+    assert fairplay_worker.queues_consumed() == ["fairplay"]
     assert analysis.features["reveals"] == 21

@@ -10,10 +10,10 @@ import time
 import pytest
 from games_helpers import WINS, body
 from rest_framework.test import APIClient
+from waiting import wait_for
 
 from games.models import SolvedDeal
 from games.tasks import deal_par_solve_task, deal_pool_refill_task
-from yukon_site.celery import app
 
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
@@ -44,30 +44,16 @@ def solver_worker(celery_worker_process, tmp_path):
     worker.stop()
 
 
-def queues_of(worker) -> list[str]:
-    answer = app.control.inspect([worker.name], timeout=2).active_queues() or {}
-    return sorted(queue["name"] for queue in answer.get(worker.name, []))
-
-
-def wait_for(condition, timeout: float = 60.0, what: str = "the condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"{what} not met within {timeout}s")
-
-
 def test_only_the_solver_worker_takes_solver_tasks(celery_worker_process, solver_worker):
     deal_par_solve_task.delay(CODE)
     time.sleep(2)
     assert not SolvedDeal.objects.exists(), "the default worker took a solver task"
-    assert queues_of(celery_worker_process) == ["celery"]
+    assert celery_worker_process.queues_consumed() == ["celery"]
 
     solver_worker.start()
     row = wait_for(lambda: SolvedDeal.objects.filter(code=CODE).first(), what="the par search")
 
-    assert queues_of(solver_worker) == ["solver"]
+    assert solver_worker.queues_consumed() == ["solver"]
     assert (row.result, row.shortened, row.time_limit) == ("won", True, 0.5)
     deal_pool_refill_task.delay()
     wait_for(lambda: SolvedDeal.objects.filter(rules="relaxed").exists(), what="the pool refill")
