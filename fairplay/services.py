@@ -34,21 +34,32 @@ SWEEP_AFTER = timedelta(minutes=10)  # a queued analysis this old was never sent
 def analyses_request(*, submission_ids: list[int]) -> list[GameAnalysis]:
     """The settled listener: the analyses these results call for, stored and sent to the worker
     after the commit; those already asked for are not asked again."""
-    now = timezone.now()
     asked = []
     submissions = Submission.objects.filter(pk__in=submission_ids, game__hidden=True).select_related("game")
     with transaction.atomic():
         for submission in submissions.order_by("pk"):
             reason = _reason(submission)
-            if reason is None:
-                continue
-            analysis, made = GameAnalysis.objects.get_or_create(
-                submission=submission, defaults={"reason": reason, "requested_at": now}
-            )
-            if made:
+            if reason is not None and (analysis := _ask(submission, reason)) is not None:
                 asked.append(analysis)
-                transaction.on_commit(partial(_send, analysis.pk))
     return asked
+
+
+def analysis_for_report(submission: Submission) -> GameAnalysis | None:
+    """A reported result's analysis, asked for unless it was already (an analysis reads the same
+    log the same way) or the game is no hidden-card game; inside the report's transaction."""
+    if submission.game_id is None or not submission.game.hidden:
+        return None
+    return _ask(submission, GameAnalysis.Reason.REPORTED)
+
+
+def _ask(submission: Submission, reason: str) -> GameAnalysis | None:
+    analysis, made = GameAnalysis.objects.get_or_create(
+        submission=submission, defaults={"reason": reason, "requested_at": timezone.now()}
+    )
+    if not made:
+        return None
+    transaction.on_commit(partial(_send, analysis.pk))
+    return analysis
 
 
 def _reason(submission: Submission) -> str | None:

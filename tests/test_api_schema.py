@@ -44,6 +44,7 @@ GAME_RULES_OPERATIONS = [
     "deal_leaderboard_page",  # a cursor of this board
     "account_update",  # a display name nobody has; at least one field
     "account_delete",  # the account's own password
+    "result_report",  # a result one may watch, not one's own, not reported yet
 ]
 
 

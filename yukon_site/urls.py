@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/", include("daily.urls")),
     path("api/", include("players.urls")),
     path("api/", include("races.urls")),
+    path("api/", include("fairplay.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads its start-up script from a URL, not inline: the CSP allows it.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),

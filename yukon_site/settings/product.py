@@ -241,6 +241,8 @@ CELERY_BEAT_SCHEDULE.update(
 # a board, and one in FAIRPLAY_SAMPLE_ONE_IN of the rest, drawn by `secrets`.
 FAIRPLAY_TOP_RANK = env.int("FAIRPLAY_TOP_RANK", default=100)
 FAIRPLAY_SAMPLE_ONE_IN = env.int("FAIRPLAY_SAMPLE_ONE_IN", default=10)
+# Reports a player may send (POST /api/replays/<id>/reports/), a DRF rate string.
+FAIRPLAY_REPORT_RATE = env.str("THROTTLE_RESULT_REPORT", default="10/hour")
 CELERY_BEAT_SCHEDULE.update(
     {"fairplay-analyses-sweep": {"task": "fairplay.analyses_sweep", "schedule": 600}},
 )

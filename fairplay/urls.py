@@ -1,0 +1,9 @@
+"""The fair-play API, included under /api/."""
+
+from django.urls import path
+
+from fairplay.apis import ResultReportApi
+
+urlpatterns = [
+    path("replays/<int:submission_id>/reports/", ResultReportApi.as_view(), name="api-result-reports"),
+]
