@@ -121,6 +121,23 @@ def test_an_unknown_api_url_is_a_json_404(url):
     assert_json_refusal(response, 404, "not_found")
 
 
+@pytest.mark.parametrize("url", ["/api/nothing-here/", "/api/nothing"])
+def test_with_debug_on_an_unknown_api_url_is_still_a_json_404(url, settings):
+    """`make run` runs with DEBUG on: before, an API client got Django's HTML debug page."""
+    settings.DEBUG = True
+    response = APIClient().get(url)
+
+    assert_json_refusal(response, 404, "not_found")
+
+
+def test_with_debug_on_an_unknown_page_is_djangos_debug_page(client, settings):
+    settings.DEBUG = True
+    response = client.get("/nonexistent")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
 def test_an_unknown_page_is_still_djangos_html_404(client):
     response = client.get("/nonexistent")
 

@@ -6,10 +6,11 @@ REST_FRAMEWORK). Everything else reaches Django's error handlers (`bad_request`,
 the session's query while the database is down. Under /api/ they answer
 `{"detail": "sentence", "code": "stable_code"}`; elsewhere Django's own HTML pages.
 
-With DEBUG=1 Django shows its debug pages for unknown URLs and crashes instead of calling the
-handlers (a development aid); the database outage (503) and size (413) answers are JSON in both
-modes: a database error outside the views (the session read by a middleware) is marked on the
-request when Django handles it, and `ApiDatabaseOutageMiddleware` answers the 503 for it.
+With DEBUG=1 Django shows its debug page for a crash instead of calling the handler (a
+development aid); an unknown URL under /api/, the database outage (503) and the size (413)
+answers are JSON in both modes: `ApiJsonMiddleware` answers the JSON 404 for Django's debug page
+of an unknown API URL, and the 503 for a database error outside the views (the session read by
+a middleware), which is marked on the request when Django handles it.
 """
 
 from __future__ import annotations
@@ -130,9 +131,11 @@ def database_outage_mark(sender, request: HttpRequest | None = None, **kwargs) -
 got_request_exception.connect(database_outage_mark, dispatch_uid="yukon-api-database-outage")
 
 
-class ApiDatabaseOutageMiddleware:
-    """An API request that failed on the database outside its view answers the JSON 503, whatever
-    answer Django made of it (a debug page with DEBUG=1). Placed above the session's middleware."""
+class ApiJsonMiddleware:
+    """What Django answers itself under /api/ is JSON in every mode: an API request that failed
+    on the database outside its view answers the JSON 503, and an unknown API URL the JSON 404,
+    whatever answer Django made of them (its debug pages with DEBUG=1, as under `make run`: an
+    API client deserves JSON there too). Placed above the session's middleware."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -142,4 +145,10 @@ class ApiDatabaseOutageMiddleware:
         if getattr(request, DATABASE_OUTAGE_MARK, False) and response.status_code >= 500:
             logger.warning("database unavailable", extra={"path": request.path_info})
             return database_unavailable()
+        if response.status_code == 404 and is_api(request) and not _is_json(response):
+            return not_found(request, None)  # the API's views answer JSON: this is Django's page
         return response
+
+
+def _is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")

@@ -147,8 +147,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An API URL over 2048 bytes is a JSON 414, before the boards' public reads below parse it.
     "yukon_site.url_limits.ApiUrlLengthMiddleware",
-    # A database outage met by the middlewares below (the session) is a JSON 503 under /api/.
-    "yukon_site.api_errors.ApiDatabaseOutageMiddleware",
+    # Under /api/, a database outage met by the middlewares below (the session) is a JSON 503,
+    # and an unknown URL a JSON 404, with DEBUG on too (yukon_site/api_errors.py).
+    "yukon_site.api_errors.ApiJsonMiddleware",
     # A board's public answer (a page, around a named player) is answered here, before the
     # session and everything after it (leaderboard/public_reads.py).
     "leaderboard.middleware.PublicBoardReadMiddleware",
