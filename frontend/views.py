@@ -25,6 +25,9 @@ from django.views.decorators.http import require_safe
 
 from frontend import help as help_content
 from frontend.catalogs import table_text
+from games.replays.selectors import replay_exists
+from races.selectors import race_get
+from yukon_site import clock
 
 APP_DIR = Path(__file__).resolve().parent
 PROJECT_DIR = APP_DIR.parent
@@ -114,11 +117,13 @@ def _module_preloads() -> list[str]:
     ]
 
 
-def _shell(request: HttpRequest, template: str, context: dict | None = None) -> HttpResponse:
+def _shell(
+    request: HttpRequest, template: str, context: dict | None = None, *, status: int = 200
+) -> HttpResponse:
     current = build()
     # `text`: the table's words in the page's language (the table is on the game and replay pages).
     context = {"build": current, "text": table_text(get_language()), **(context or {})}
-    response = render(request, template, context)
+    response = render(request, template, context, status=status)
     response[BUILD_HEADER] = current  # the service worker serves a page only to its own build
     return response
 
@@ -150,8 +155,14 @@ def me(request: HttpRequest) -> HttpResponse:
 @require_safe
 @ensure_csrf_cookie
 def replay(request: HttpRequest, submission_id: int | None = None) -> HttpResponse:
-    """/replay/<id>: a verified win, move by move, on the table."""
-    return _shell(request, "frontend/replay.html")
+    """/replay/<id>: a verified win, move by move, on the table. No such win to watch: the same
+    page saying so, with status 404 (to a browser and a crawler alike); one that may not be
+    watched yet is there (its page says when)."""
+    viewer = request.user.pk if request.user.is_authenticated else None
+    missing = submission_id is not None and not replay_exists(
+        submission_id=submission_id, viewer_id=viewer, now=clock.now()
+    )
+    return _shell(request, "frontend/replay.html", {"not_found": missing}, status=404 if missing else 200)
 
 
 @require_safe
@@ -180,9 +191,9 @@ def race(request: HttpRequest, race_id: str) -> HttpResponse:
     """/race/<id>: one race, from its lobby to its results; the script reads the race from the API
     and follows it over the race's WebSocket (docs/races.md). The page needs the network: the
     service worker keeps no copy of it."""
-    return _shell(
-        request, "frontend/race.html", {"race_id": race_id, "websocket_origin": settings.WEBSOCKET_ORIGIN}
-    )
+    missing = race_get(race_id) is None  # the same page saying so, with status 404
+    context = {"race_id": race_id, "websocket_origin": settings.WEBSOCKET_ORIGIN, "not_found": missing}
+    return _shell(request, "frontend/race.html", context, status=404 if missing else 200)
 
 
 @require_safe

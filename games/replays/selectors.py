@@ -41,3 +41,12 @@ def replay_get(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -
         if until is not None:
             raise ReplayHidden(until)
     return submission
+
+
+def replay_exists(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -> bool:
+    """Is there a result to watch at this id, now or once it may be watched (a daily deal's day
+    over, a race over)? As public as the replay API's answer: 404 against 200 or 403."""
+    try:
+        return replay_get(submission_id=submission_id, viewer_id=viewer_id, now=now) is not None
+    except ReplayHidden:
+        return True

@@ -357,6 +357,23 @@ def test_a_replay_plays_a_recorded_win_to_the_end(live_server, page: Page, artif
     expect(page.locator("[data-replay-message]")).to_contain_text("no such win")
 
 
+def test_a_race_or_a_replay_that_is_not_there_answers_404_with_its_friendly_page(live_server, page: Page):
+    """Before, both answered 200; and the service worker, which serves its cached shell for any
+    answer that is not OK, would have hidden a 404 behind the shell of a page that is there."""
+    open_game(page, live_server.url, CODE)
+    wait_for_the_worker(page)
+    for path, view, words, kept in [
+        ("/race/NOPE12345", "[data-race-missing]", "There is no such race.", False),
+        ("/replay/99999", "[data-replay-message]", "no such win", True),  # a page the worker keeps
+    ]:
+        response = page.goto(f"{live_server.url}{path}")
+        assert response.status == 404, path
+        assert response.from_service_worker == kept, "the worker passes the 404 through"
+        expect(page.locator(view)).to_be_visible()
+        expect(page.locator(view)).to_contain_text(words)
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
 def test_the_pages_open_offline_and_say_their_data_needs_a_connection(server, page: Page, artifacts_dir):
     open_game(page, server.url, CODE)
     wait_for_the_worker(page)

@@ -78,7 +78,9 @@ async function page(request, shell) {
     // The kept copy follows the latest one seen: its language (a player who changes it online
     // finds the pages in that language offline), its account links.
     if (current) cache.put(shell, response.clone()).catch(() => {});
-    if (!cached || current) return response;
+    // A page the server says is not there (404: its own page saying so) is passed through,
+    // never kept, and never replaced by the cached shell of a page that is.
+    if (!cached || current || response.status === 404) return response;
   } catch {
     if (!cached) return Response.error();
   }
