@@ -104,6 +104,13 @@ def deal_par(*, code: str) -> int | None:
     )
 
 
+def deal_winnable(*, code: str) -> bool | None:
+    """What the solver settled of a deal: True (it won it), False (proven unwinnable under our
+    rules, docs/winnability.md), None (not searched, or not settled)."""
+    result = SolvedDeal.objects.filter(code=code).values_list("result", flat=True).first()
+    return {SolvedDeal.Result.WON: True, SolvedDeal.Result.UNWINNABLE: False}.get(result)
+
+
 def hint_used(*, submission: Submission) -> bool:
     """Whether the player was given a hint on the submission's code before it was received."""
     if submission.user_id is None:

@@ -30,6 +30,11 @@ class DealDetailApi(APIView):
         par = serializers.IntegerField(
             allow_null=True, help_text="Moves of the shortest win the solver found; null until one is found."
         )
+        winnable = serializers.BooleanField(
+            allow_null=True,
+            help_text="true: the solver won it; false: proven unwinnable under these rules "
+            "(docs/winnability.md); null: not known (yet).",
+        )
         daily = serializers.ListField(
             child=serializers.DateField(), help_text="Days it was the daily deal, once each day is over."
         )
@@ -53,6 +58,7 @@ class DealDetailApi(APIView):
             "players": summary.players,
             "best_score": summary.best_score,
             "par": summary.par,
+            "winnable": summary.winnable,
             "daily": [day.isoformat() for day in summary.daily_dates],
             "leaderboard_url": request.build_absolute_uri(f"/api/deals/{summary.code}/leaderboard/"),
         }

@@ -10,7 +10,7 @@ from django.db.models import Count, Max, Q
 
 from games.daily_calendar import daily_days_over
 from games.models import Submission
-from games.selectors import deal_par, deal_under_wraps
+from games.selectors import deal_par, deal_under_wraps, deal_winnable
 from leaderboard.boards import deal_board
 from leaderboard.models import BoardEntry
 
@@ -29,6 +29,7 @@ class DealSummary:
     best_score: int | None
     daily_dates: list[dt.date]  # days over on which it was the daily deal
     par: int | None  # moves of the shortest win the solver found
+    winnable: bool | None  # the solver's verdict: won, proven unwinnable, or not known
 
 
 def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary:
@@ -44,8 +45,8 @@ def deal_summary(*, code: str, rules: str, now: dt.datetime) -> DealSummary:
     )
     today = now.astimezone(dt.UTC).date()
     dates = daily_days_over(code=code, today=today)
-    par = deal_par(code=code)
+    par, winnable = deal_par(code=code), deal_winnable(code=code)
     if under_wraps:
-        return DealSummary(code, rules, 0, 0, 0, None, [], None)
+        return DealSummary(code, rules, 0, 0, 0, None, [], None, None)
     plays, wins, players, best = figures["plays"], figures["wins"], board["players"], board["best"]
-    return DealSummary(code, rules, plays, wins, players, best, dates, par)
+    return DealSummary(code, rules, plays, wins, players, best, dates, par, winnable)

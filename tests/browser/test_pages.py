@@ -29,6 +29,7 @@ from daily.models import DailyDeal
 from games.engine import Game, verify
 from games.issuing.services import game_issue
 from games.log_input import SubmissionInput
+from games.solving.par import deal_par_solve
 from games.submissions.intake import submission_create
 
 pytestmark = pytest.mark.browser
@@ -184,7 +185,9 @@ def test_leaderboard_tabs_hidden_and_open_deals_around_me_daily_deals_and_a_deal
     expect(relaxed_board).to_have_attribute("aria-pressed", "true")
     expect(daily_board.locator(".board-message")).to_contain_text("No win on today's Relaxed daily deal yet")
 
-    # A deal's board by its code: hidden-card games and open deals alike.
+    # A deal's board by its code: hidden-card games and open deals alike, with the solver's
+    # verdict and par once it has searched the deal.
+    assert deal_par_solve(code=CODE, time_limit=5.0).result == "won"
     field = page.locator("[data-deal-input]")
     field.fill("YU1-X-AAAAAAB")
     field.press("Enter")
@@ -195,6 +198,8 @@ def test_leaderboard_tabs_hidden_and_open_deals_around_me_daily_deals_and_a_deal
     assert players_on(page, DEAL_ROWS) == ["Annie-42", "dave", "gus"]
     expect(page.locator('[data-deal-facts] [data-fact="players"] dd')).to_have_text("6")
     expect(page.locator('[data-deal-facts] [data-fact="won"] dd')).to_have_text("6")
+    expect(page.locator('[data-deal-facts] [data-fact="winnable"] dd')).to_have_text("Yes")
+    expect(page.locator('[data-deal-facts] [data-fact="par"] dd')).to_have_text(re.compile(r"^\d+$"))
     expect(page.locator("[data-deal-play]")).to_have_attribute("href", f"/play/{CODE}")
     page.goto(f"{live_server.url}/leaderboard?deal={CODE}")
     ready(page)

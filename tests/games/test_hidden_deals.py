@@ -138,7 +138,8 @@ def test_a_deal_in_play_answers_as_a_deal_nobody_has_played(api, client, player)
     assert in_play.status_code == unplayed.status_code == 200
     strip = lambda body: {key: value for key, value in body.items() if key not in ("code", "leaderboard_url")}  # noqa: E731
     assert strip(in_play.json()) == strip(unplayed.json()) == {
-        "rules": "classic", "plays": 0, "wins": 0, "players": 0, "best_score": None, "par": None, "daily": [],
+        "rules": "classic", "plays": 0, "wins": 0, "players": 0, "best_score": None, "par": None,
+        "winnable": None, "daily": [],
     }  # fmt: skip
 
 

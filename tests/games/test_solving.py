@@ -242,20 +242,23 @@ def test_the_winnable_endpoint_is_throttled(client, settings):
 
 def test_par_appears_on_the_deal_once_searched(client):
     code = WON_CLASSIC[1]
-    assert client.get(f"/api/deals/{code}/").json()["par"] is None
+    before = client.get(f"/api/deals/{code}/").json()
+    assert (before["par"], before["winnable"]) == (None, None)
 
     row = deal_par_solve(code=code, time_limit=0.3)
     response = client.get(f"/api/deals/{code}/")
 
     assert response.status_code == 200
     assert response.json()["par"] == row.par == deal_par(code=code)
+    assert response.json()["winnable"] is True
     assert verify(code, row.solution).won
 
 
-def test_an_unwinnable_deal_has_no_par(client):
+def test_an_unwinnable_deal_has_no_par_and_says_so(client):
     solved_deal_solve(code=UNWINNABLE, time_limit=5.0)
 
-    assert client.get(f"/api/deals/{UNWINNABLE}/").json()["par"] is None
+    answer = client.get(f"/api/deals/{UNWINNABLE}/").json()
+    assert (answer["par"], answer["winnable"]) == (None, False)
 
 
 def test_a_first_counted_win_has_its_par_searched_on_the_solver_queue(settings, submit, client):

@@ -181,7 +181,7 @@ def test_a_deal_board_holds_ranked_and_unranked_wins_and_its_figures(client, fro
     assert detail.status_code == 200
     assert detail.json() == {
         "code": code, "rules": "classic", "plays": 4, "wins": 4, "players": 2, "best_score": best_score(code),
-        "par": None, "daily": [], "leaderboard_url": f"http://testserver/api/deals/{code}/leaderboard/",
+        "par": None, "winnable": None, "daily": [], "leaderboard_url": f"http://testserver/api/deals/{code}/leaderboard/",
     }  # fmt: skip
     assert client.get("/api/deals/YU1-C-nope/").status_code == 400
 

@@ -180,6 +180,8 @@ class LeaderboardPage {
       ];
       // Par: the moves of the shortest win the solver found, once it has found one.
       if (deal.par !== null && deal.par !== undefined) items.push(["par", t("leaderboard.par"), formatNumber(deal.par)]);
+      // The solver's verdict once it has one: won, or proven unwinnable (docs/winnability.md).
+      if (typeof deal.winnable === "boolean") items.push(["winnable", t("leaderboard.winnable"), t(deal.winnable ? "leaderboard.winnableYes" : "leaderboard.winnableNo")]);
       list.replaceChildren(...items.map(([key, name, value]) => el("div", { dataset: { fact: key } }, el("dt", {}, name), el("dd", {}, value))));
       if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, t("leaderboard.daily")), el("dd", {}, deal.daily.join(", "))));
     } else {
