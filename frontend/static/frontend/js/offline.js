@@ -31,6 +31,12 @@ export function registerServiceWorker({ onUpdate, beforeReload }) {
           if (worker.state === "installed" && workers.controller) offer(worker);
         });
       });
+      // A page whose load raced the worker's activation stays uncontrolled (the worker claims
+      // the pages open when it activates, and this one was not yet): ask it to claim again, so
+      // that this page plays offline too without a reload.
+      workers.ready.then((ready) => {
+        if (!workers.controller) ready.active?.postMessage({ type: "claim" });
+      });
       // A player who keeps the tab open for days still hears of a new build.
       document.addEventListener("visibilitychange", () => {
         if (!document.hidden) registration.update().catch(() => {});

@@ -43,6 +43,8 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data?.type === "skip-waiting") self.skipWaiting();
+  // A page loaded while this worker activated asks to be controlled (offline.js).
+  if (event.data?.type === "claim") event.waitUntil(self.clients.claim());
 });
 
 // The cached shell that serves a page: "/" and "/play/<code>" are the game's shell, every
