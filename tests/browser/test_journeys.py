@@ -282,6 +282,10 @@ def test_ranked_journey_sign_up_win_boards_me_replay_a_second_device_and_a_game_
     check_on_ranked_boards(page, url, player, ranks, score, "ranked-board")
     check_on_deal_board(page, url, player, deal.code, ranks[f"deal:{deal.code}"], score)
     shot(page, "ranked-deal-board")
+    # Back at the table, the player finds their next game, not the old win's banner again.
+    page.goto(f"{url}/")
+    wait_for_a_ranked_deal(page, journey_server, not_game=deal.game_id)
+    expect(page.locator(WIN)).to_be_hidden()
 
     # /me: the personal best, the figures and every game, newest first.
     page.locator(NAV).locator("[data-account-name]").click()

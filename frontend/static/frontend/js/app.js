@@ -69,21 +69,33 @@ class App extends TableController {
     this.walkthrough = new Walkthrough(this);
     this.hints = new Hints(this);
     this.finisher = new Finisher(this);
-    const linked = this.#linkedCode();
+    let linked = this.#linkedCode();
     this.session = this.dealer.firstSession(linked);
+    if (linked !== null && linked === this.dealer.wonAtLoad) {
+      linked = null; // back at the address of the deal just won: the next game instead
+      history.replaceState(null, "", "/");
+    }
     bindControls(this);
     this.render();
     this.keys.reset();
     this.session.setVisible(!document.hidden);
     $("[data-app-status]").dataset.appStatus = "ready"; // the page is playable
     performance.mark("yukon:ready");
-    if (this.session.won) this.#showWin(false);
     this.revealer.ask(); // a card turned up before the reload waits for its answer
     // A link to another deal while a game is under way: that game stays until the player agrees.
     if (linked && linked !== this.session.code) this.#openLinked(linked);
     else if (!this.#dailyAsked) this.#walkthroughAtStart(linked);
     this.settle();
     this.winnable.topUpAll();
+    // A page the back-forward cache brings back is as it was left: after a win, the next game.
+    addEventListener("pageshow", (event) => {
+      if (event.persisted && this.session.won) this.#nextAfterWin();
+    });
+  }
+
+  #nextAfterWin() {
+    if (this.winBanner.dialog.open) this.winBanner.dialog.close();
+    this.startGame(this.dealer.dealNow(this.session.rules));
   }
 
   // The walkthrough: asked for by Help's link, carried on after a reload, or offered once.
@@ -196,7 +208,7 @@ class App extends TableController {
   won() {
     const { session } = this;
     countGame({ rules: session.rules, won: true, moves: session.game.movesMade, durationMs: session.clock.elapsed() });
-    this.#showWin(true);
+    this.#showWin();
   }
 
   undo() {
@@ -318,10 +330,10 @@ class App extends TableController {
     else if (choice?.rules) await this.newDeal(choice.rules);
   }
 
-  async #showWin(justWon) {
+  async #showWin() {
     const { session } = this;
     const game = session.game;
-    const { durationMs } = this.settleWin({ justWon });
+    const { durationMs } = this.settleWin();
     const result = { moves: game.movesMade, points: game.points, score: game.rankedScore(), durationMs, assisted: session.assisted };
     this.winBanner.setLinks(game.code ?? this.#publishedCode());
     const closed = this.winBanner.open(result);

@@ -33,6 +33,7 @@ export class Dealer {
   #checked = null; // the visit's first refill of the pool (squared with the server's list first)
   #checkedFor = null; // the player it was for
   #gone = new Set(); // issued games the server's list no longer holds: never given back to the pool
+  wonAtLoad = null; // the code of the won game the page found saved (firstSession)
 
   /**
    * The pool squared with the server's list, once a visit (and filled): resolves the refill's
@@ -54,23 +55,37 @@ export class Dealer {
 
   /**
    * The game the page opens with: the one in progress (saved), else the `linked` code of a
-   * /play/<code> address (unranked), else a new Classic deal: local, as the pool is not squared
-   * with the server's list yet (afterSignIn makes it ranked then, or at once offline).
+   * /play/<code> address (unranked), else a new deal of the saved game's rules (Classic at
+   * first): local, as the pool is not squared with the server's list yet (afterSignIn makes it
+   * ranked then, or at once offline). A won game is never taken up again: its banner was shown
+   * when it was won, its result is in Results, and the player comes back to their next game —
+   * at its deal's address too (`wonAtLoad`: that code, whose link the page then drops).
    */
   firstSession(linked) {
     const saved = loadGame();
+    let rules = CLASSIC;
     if (saved) {
       try {
         const session = new Session(saved.code, saved);
-        if (!linked || saved.code === linked || (session.started && !session.won)) return session;
-        this.leave(session);
+        rules = session.rules;
+        if (session.won) {
+          this.#keepWin(session);
+          this.wonAtLoad = session.code;
+        } else if (!linked || saved.code === linked || session.started) return session;
+        else this.leave(session);
       } catch {
         // a saved code this version cannot read: start afresh
       }
     }
-    if (linked) return new Session(linked, { origin: ORIGINS.code });
-    const deal = this.dealNow(CLASSIC, { ranked: false });
+    if (linked && linked !== this.wonAtLoad) return new Session(linked, { origin: ORIGINS.code });
+    const deal = this.dealNow(rules, { ranked: false });
     return new Session(deal.code, deal);
+  }
+
+  // A won game saved before its result was queued (the page closed at the very moment of the
+  // win) still sends it.
+  #keepWin(session) {
+    if (!session.resultId) this.submit(session);
   }
 
   /**

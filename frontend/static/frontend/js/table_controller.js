@@ -174,14 +174,14 @@ export class TableController {
   // ---- the win -------------------------------------------------------------------------
 
   /**
-   * The game on the table is won: the clock stops and, `justWon` (not a won game taken up
-   * again), its result goes to the outbox once, then to the server. Returns the win's time.
+   * The game on the table is won: the clock stops and its result goes to the outbox once, then
+   * to the server. Returns the win's time.
    */
-  settleWin({ justWon = true } = {}) {
+  settleWin() {
     const { session } = this;
     session.clock.stop();
     const win = { durationMs: session.clock.elapsed(), finishedAt: new Date().toISOString() };
-    if (justWon && !session.resultId) {
+    if (!session.resultId) {
       this.dealer.submit(session, win.durationMs, win.finishedAt);
       this.save();
       this.sync.kick();
