@@ -325,7 +325,10 @@ LANGUAGES = ["en", "ms", "hi", "tl"]
 def choose_language(context, base_url: str, language: str) -> None:
     """As test_i18n's `choose`: the device's choice (as the picker keeps it) and the server's
     cookie, before any page."""
-    context.add_init_script(f"localStorage.setItem('yukon.language.v1', '{language}')")
+    # Not on a new tab's about:blank, whose storage is closed to scripts.
+    context.add_init_script(
+        f"if (location.protocol.startsWith('http')) localStorage.setItem('yukon.language.v1', '{language}')"
+    )
     context.add_cookies([{"name": "django_language", "value": language, "url": base_url}])
 
 
@@ -385,6 +388,15 @@ def test_the_walkthrough_and_the_tables_dialogs_pass_axe(
 
     for name in ("new-game", "settings", "help"):
         check_dialog(page, axe_source, name, f"the {name} dialog {where}")
+
+    # A second tab of the table says the game is open in this one (one table a browser).
+    other = context.new_page()
+    other.set_viewport_size(viewport)
+    other.goto(f"{live_server.url}/")
+    expect(other.locator('[data-dialog="elsewhere"]')).to_be_visible()
+    settle(other, 0.2)
+    assert_no_axe_violation(other, axe_source, f"the dialog of a second tab {where}")
+    other.close()
 
 
 RESULTS_RUNS = [(language, size) for language in LANGUAGES for size in (DESKTOP, PHONE)]

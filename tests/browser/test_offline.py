@@ -51,9 +51,11 @@ def test_after_one_visit_the_game_loads_plays_and_is_won_with_the_server_gone(se
     outbox = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.outbox.v1'))")
     assert [entry["code"] for entry in outbox] == [code]
 
-    # A share link opens its deal offline too, in a new tab.
+    # A share link opens its deal offline too, in a new tab: one table a browser, so the new tab
+    # takes the table over from the first.
     other = context.new_page()
     other.goto(f"{server.url}/play/YU1-R-AAAAAAB")
+    other.get_by_role("button", name="Play here").click()
     other.wait_for_selector(READY)
     expect(other.locator(BAR)).to_have_attribute("data-code", "YU1-R-AAAAAAB")
     assert_shows(other, Game("YU1-R-AAAAAAB"))

@@ -1,5 +1,6 @@
 """The returning player: a win's banner is shown once, when the game is won; coming back to the
-table (back from another page, a reload, a later visit, online or offline) finds the next game.
+table (back from another page, a reload, a later visit, online or offline) finds the next game;
+and two tabs never split one game.
 
 The game is resumed from the device's saved game (`yukon.game.v1`, as a reload does) one move
 before a known win; the last move is played by a gesture.
@@ -11,10 +12,12 @@ from helpers import (
     BAR,
     READY,
     WIN,
+    open_game,
     play_token,
     stoppable_server,  # noqa: F401 (the `server` fixture)
     wait_for_moves,
     wait_for_the_worker,
+    winning_game,
 )
 from playwright.sync_api import Page, expect
 
@@ -111,3 +114,53 @@ def test_offline_too_the_table_after_a_win_offers_the_next_game(server, browser,
     page.reload()
     assert_next_game(page, "offline, after a reload")
     context.close()
+
+
+ELSEWHERE = '[data-dialog="elsewhere"]'
+
+
+def play_on(page: Page, game: Game, tokens: list[str]) -> None:
+    for token in tokens:
+        play_token(page, game, token)
+        wait_for_moves(page, game.moves_made)
+
+
+@pytest.mark.browser_context_args(**DESKTOP)
+def test_two_tabs_never_split_a_game_the_second_offers_to_take_it_over(live_server, context, page: Page):
+    """Tab 1 plays 3 moves; tab 2 opens the table: it says the game is open in another tab and
+    plays nothing until taken over; taken, it goes on from move 3 and tab 1 says the same; tab 1
+    taken back goes on from where tab 2 left it. After reloads, both hold one game."""
+    code, tokens = winning_game()
+    game = Game(code)
+    open_game(page, live_server.url, code)
+    play_on(page, game, tokens[:3])
+
+    second = context.new_page()
+    second.emulate_media(reduced_motion="reduce")
+    second.goto(f"{live_server.url}/")
+    dialog = second.locator(ELSEWHERE)
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("This game is open in another tab")
+    expect(second.locator("[data-app-status]")).to_have_attribute("data-app-status", "elsewhere")
+    second.keyboard.press("Escape")  # no way round it to a table that would split the game
+    expect(dialog).to_be_visible()
+
+    dialog.get_by_role("button", name="Play here").click()
+    second.wait_for_selector(READY)
+    expect(dialog).to_be_hidden()
+    wait_for_moves(second, 3)
+    # The first tab lost the table: it reloads and says so, its 3 moves kept.
+    expect(page.locator(ELSEWHERE)).to_be_visible()
+    play_on(second, game, tokens[3:6])
+
+    page.locator(ELSEWHERE).get_by_role("button", name="Play here").click()
+    page.wait_for_selector(READY)
+    wait_for_moves(page, 6)
+    expect(page.locator(BAR)).to_have_attribute("data-code", code)
+    expect(second.locator(ELSEWHERE)).to_be_visible()
+    play_on(page, game, tokens[6:11])
+    page.reload()
+    page.wait_for_selector(READY)
+    wait_for_moves(page, 11)
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('yukon.game.v1'))")
+    assert saved["code"] == code and saved["log"] == tokens[:11]

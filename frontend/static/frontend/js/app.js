@@ -16,7 +16,7 @@ import { parseCode } from "./engine.js";
 import { checkDeal } from "./fairness.js";
 import { Finisher } from "./finish.js";
 import { Hints } from "./hints.js";
-import { codeErrorText, refusalText, t, translatePage } from "./i18n.js";
+import { codeErrorText, refusalText, reloadedForLanguage, t, translatePage } from "./i18n.js";
 import { ResultsView } from "./results.js";
 import { dailyGame, recordedGame } from "./reveals.js";
 import { ORIGINS, Session } from "./session.js";
@@ -24,6 +24,7 @@ import { countGame } from "./stats.js";
 import * as store from "./store.js";
 import { ResultsSync, findResult, onResultsChange } from "./sync.js";
 import { TableController } from "./table_controller.js";
+import { claimTable, tableLost } from "./table_lock.js";
 import { WALKTHROUGH, Walkthrough } from "./walkthrough.js";
 import { WinBanner } from "./win_banner.js";
 import { WinnableDeals } from "./winnable.js";
@@ -70,7 +71,7 @@ class App extends TableController {
     this.hints = new Hints(this);
     this.finisher = new Finisher(this);
     let linked = this.#linkedCode();
-    this.session = this.dealer.firstSession(linked);
+    this.session = this.dealer.firstSession(linked, { keepWon: reloadedForLanguage() });
     if (linked !== null && linked === this.dealer.wonAtLoad) {
       linked = null; // back at the address of the deal just won: the next game instead
       history.replaceState(null, "", "/");
@@ -81,6 +82,7 @@ class App extends TableController {
     this.session.setVisible(!document.hidden);
     $("[data-app-status]").dataset.appStatus = "ready"; // the page is playable
     performance.mark("yukon:ready");
+    if (this.session.won) this.#showWin(); // its banner, in the language just chosen
     this.revealer.ask(); // a card turned up before the reload waits for its answer
     // A link to another deal while a game is under way: that game stays until the player agrees.
     if (linked && linked !== this.session.code) this.#openLinked(linked);
@@ -246,7 +248,7 @@ class App extends TableController {
   }
 
   save() {
-    store.saveGame(this.session.toSaved());
+    if (!tableLost()) store.saveGame(this.session.toSaved()); // else another tab's game is newer
   }
 
   // ---- games ---------------------------------------------------------------------------
@@ -390,5 +392,6 @@ class App extends TableController {
 
 // The page may come from the offline cache in another language (i18n.js has loaded the words).
 translatePage();
+await claimTable(); // one table a browser: another tab may be playing this game
 
 export const app = new App();

@@ -59,15 +59,17 @@ export class Dealer {
    * first): local, as the pool is not squared with the server's list yet (afterSignIn makes it
    * ranked then, or at once offline). A won game is never taken up again: its banner was shown
    * when it was won, its result is in Results, and the player comes back to their next game —
-   * at its deal's address too (`wonAtLoad`: that code, whose link the page then drops).
+   * at its deal's address too (`wonAtLoad`: that code, whose link the page then drops) — unless
+   * `keepWon`: the same view in another language.
    */
-  firstSession(linked) {
+  firstSession(linked, { keepWon = false } = {}) {
     const saved = loadGame();
     let rules = CLASSIC;
     if (saved) {
       try {
         const session = new Session(saved.code, saved);
         rules = session.rules;
+        if (session.won && keepWon && (!linked || saved.code === linked)) return session;
         if (session.won) {
           this.#keepWin(session);
           this.wonAtLoad = session.code;

@@ -14,6 +14,8 @@ const STORAGE_KEY = "yukon.language.v1";
 const WRITTEN_KEY = "yukon.language.cookie.v1"; // what this page last wrote into the cookie
 const UNSENT_KEY = "yukon.language.unsent.v1"; // a choice made here, not yet on the account
 const COOKIE = "django_language";
+// Set for the reload that a language chosen with the picker makes: the same view in other words.
+const RELOADED_KEY = "yukon.language.reloaded";
 const COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 const ALIASES = Object.freeze({ fil: "tl" }); // browsers set to Filipino ask for "fil"
 const INTL_LOCALES = Object.freeze({ tl: "fil" }); // Intl knows Tagalog as Filipino
@@ -217,8 +219,24 @@ function wirePickers() {
     for (const button of form.querySelectorAll('[type="submit"]')) button.hidden = true;
     select.addEventListener("change", () => {
       chooseLanguage(select.value);
+      try {
+        sessionStorage.setItem(RELOADED_KEY, "1");
+      } catch {
+        // no session storage: the page comes back as any reload brings it
+      }
       location.reload();
     });
+  }
+}
+
+/** True once, in the page loaded again for a language chosen with the picker. */
+export function reloadedForLanguage() {
+  try {
+    const reloaded = sessionStorage.getItem(RELOADED_KEY) !== null;
+    sessionStorage.removeItem(RELOADED_KEY);
+    return reloaded;
+  } catch {
+    return false;
   }
 }
 
