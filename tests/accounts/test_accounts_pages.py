@@ -113,7 +113,7 @@ def test_failed_sign_ins_are_rate_limited(client, player):
     response = client.post("/accounts/login/", {"login": "alice", "password": PASSWORD})
 
     assert response.status_code == 200
-    assert "Too many failed login attempts" in form_errors(response)
+    assert "Too many failed sign-ins. Try again in 5 minutes." in form_errors(response)
 
 
 def test_sign_ups_are_rate_limited(client, settings):

@@ -290,6 +290,8 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # Sign-up asks for an optional display name; usernames follow the display-name rule.
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.DisplayNameSignupForm"
 ACCOUNT_USERNAME_VALIDATORS = "accounts.models.username_validators"
+# The site's adapter: a sign-in lockout says how long it lasts (accounts/lockout.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # allauth's own login and sign-up rate limits stay on (its defaults), kept in the shared cache.
 # Device sightings (accounts/devices.py) not renewed for 90 days are forgotten once a day.
 CELERY_BEAT_SCHEDULE["accounts-device-sightings-prune"] = {
