@@ -18,7 +18,7 @@ no take-backs, no group cap). Target: win at least 75%, leave at most 20% undeci
 median under 0.5 s.
 
 --side-by-side DIR: DIR holds another copy of the games/solver package (say the last commit's:
-`git show HEAD:games/solver/search.py` and its siblings, kept outside the repository). Each
+`git archive HEAD games/solver | tar -x -C /tmp/old`, kept outside the repository). Each
 deal is solved by that copy and then by this one, one after the other in the same process,
 and the two are reported side by side: settled (won or proven unwinnable), won, unwinnable,
 median and 95th percentile seconds, and positions a second. Pin it to one core (taskset) and

@@ -320,3 +320,21 @@ def celery_worker_process(transactional_db, redis_client, celery_worker_env, cel
     worker.start()
     yield worker
     worker.stop()
+
+
+@pytest.fixture
+def celery_queue_worker(celery_worker_process, tmp_path):
+    """Make workers of one queue: `celery_queue_worker("solver")` is `celery -A yukon_site worker
+    -Q solver -c 1`, not yet started, in the default worker's environment (the same test database
+    and Redis). Each is stopped after the test, before the default worker."""
+    workers: list[CeleryWorkerProcess] = []
+
+    def make(queue: str) -> CeleryWorkerProcess:
+        log_path = tmp_path / f"{queue}-worker-{len(workers) + 1}.log"
+        worker = CeleryWorkerProcess(env=celery_worker_process.env, log_path=log_path, queues=(queue,))
+        workers.append(worker)
+        return worker
+
+    yield make
+    for worker in workers:
+        worker.stop()

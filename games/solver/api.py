@@ -14,8 +14,9 @@ from typing import Any
 from games.engine import GameCode, Move, Rules, verify
 from games.engine.move import MOVES
 
+from .budget import Budget
+from .portfolio import DEFAULT_TEAM, Member, portfolio
 from .position import Position
-from .search import DEFAULT_TEAM, Budget, Member, portfolio
 from .shorten import prune, shorten_line
 
 WON, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"

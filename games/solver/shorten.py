@@ -11,13 +11,15 @@ from games.engine.cards import KING, RANK, SUIT
 from games.engine.game import MAX_GROUP
 from games.engine.move import COLUMN_COUNT, FOUNDATION
 
+from .best_first import best_first_shorter
 from .board import Board
+from .budget import Budget
 from .position import Position
-from .search import Budget, Weights, best_first_shorter
+from .rating import Weights
+from .search import Moves
 
 TO_FOUNDATION, TO_EMPTY = -1, -2
 
-Moves = list[tuple[int, int]]
 Steps = list[tuple[int, int]]
 
 

@@ -18,17 +18,8 @@ from fairplay.models import GameAnalysis
 pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def fairplay_worker(celery_worker_process, tmp_path):
-    """`celery -A yukon_site worker -Q fairplay -c 1`, started like the default worker."""
-    worker = type(celery_worker_process)(
-        env=celery_worker_process.env, log_path=tmp_path / "fairplay-worker.log", queues=("fairplay",)
-    )
-    yield worker
-    worker.stop()
-
-
-def test_only_fair_plays_worker_analyses_a_settled_ranked_win(celery_worker_process, fairplay_worker):
+def test_only_fair_plays_worker_analyses_a_settled_ranked_win(celery_worker_process, celery_queue_worker):
+    fairplay_worker = celery_queue_worker("fairplay")
     result = win(player_make("ann"), at=timezone.now())  # settled here or by the default worker
     analysis = wait_for(lambda: GameAnalysis.objects.filter(submission=result).first(), what="the request")
     time.sleep(2)

@@ -34,17 +34,8 @@ def celery_worker_env() -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def solver_worker(celery_worker_process, tmp_path):
-    """`celery -A yukon_site worker -Q solver -c 1`, started like the default worker (same environment)."""
-    worker = type(celery_worker_process)(
-        env=celery_worker_process.env, log_path=tmp_path / "solver-worker.log", queues=("solver",)
-    )
-    yield worker
-    worker.stop()
-
-
-def test_only_the_solver_worker_takes_solver_tasks(celery_worker_process, solver_worker):
+def test_only_the_solver_worker_takes_solver_tasks(celery_worker_process, celery_queue_worker):
+    solver_worker = celery_queue_worker("solver")
     deal_par_solve_task.delay(CODE)
     time.sleep(2)
     assert not SolvedDeal.objects.exists(), "the default worker took a solver task"
@@ -60,7 +51,8 @@ def test_only_the_solver_worker_takes_solver_tasks(celery_worker_process, solver
     assert SolvedDeal.objects.filter(rules="classic").count() == 2  # the deal above and one random deal
 
 
-def test_a_first_win_gets_its_par_from_the_solver_worker(celery_worker_process, solver_worker, player):
+def test_a_first_win_gets_its_par_from_the_solver_worker(celery_queue_worker, player):
+    solver_worker = celery_queue_worker("solver")
     solver_worker.start()
     api = APIClient()
     api.force_login(player)

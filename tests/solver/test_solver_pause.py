@@ -1,5 +1,5 @@
 """A search asked to pause: it waits in its `pause` hook, the wait counts against no limit, and a
-hook that raises gives the search up (games/solver/search.py, `Budget`)."""
+hook that raises gives the search up (games/solver/budget.py, `Budget`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from games.engine import verify
 from games.solver import solve
 from games.solver.api import UNKNOWN
-from games.solver.search import PAUSE_CHECK_SECONDS
+from games.solver.budget import PAUSE_CHECK_SECONDS
 
 HARD = "YU1-C-VIAIQSQ"  # undecided after 10 seconds
 EASY = "YU1-C-AAAAAAC"

@@ -8,7 +8,7 @@ from games.engine import Game, Move, verify
 from games.engine.move import FOUNDATION
 from games.solver import Position, solve
 from games.solver.api import DEFAULT_MAX_NODES
-from games.solver.search import Budget
+from games.solver.budget import Budget
 from games.solver.shorten import play_steps, prune, to_steps
 
 EASY = "YU1-C-AAAAAAC"

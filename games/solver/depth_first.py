@@ -1,0 +1,91 @@
+"""Depth-first search: follow the best-rated move, back out when a line is exhausted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from games.engine.move import COLUMN_COUNT
+
+from .blocks import deadlock
+from .board import Board, Record
+from .budget import Budget
+from .position import Position
+from .rating import ColumnScores, Weights, rescore
+from .search import EXPANSIONS_PER_SLICE, Outcome, Search, play_with_safe, start_board, unplay_all
+
+
+def depth_first(
+    position: Position,
+    budget: Budget,
+    weights: Weights,
+    seen: set[bytes] | None = None,
+    *,
+    deadlocks: bool = False,
+) -> Search:
+    """Depth-first with a table of visited positions; the best-rated moves first.
+
+    With ``deadlocks``, a position entered is searched no further when it has a deadlock
+    (blocks.py): no line from it wins. Each test costs a dozen positions' time, and cuts off
+    the lost subtrees that otherwise hold most positions of a hard deal.
+    """
+    board, root_moves = start_board(position)
+    if board.is_won():
+        return Outcome("won", root_moves)
+    scores = ColumnScores(board, weights)
+    if seen is None:
+        seen = set()
+    seen.add(board.key())
+    budget.add_node()
+    path: list[list[Record]] = []
+    stack = [_ordered(board, scores, seen)]
+    steps = 0
+    while stack:
+        steps += 1
+        if steps % (EXPANSIONS_PER_SLICE * 4) == 0:
+            yield
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            if path:
+                unplay_all(board, path.pop())
+            continue
+        card, dest, key = move
+        records = play_with_safe(board, card, dest)
+        if key is None:
+            key = board.key()
+        if key in seen:
+            unplay_all(board, records)
+            continue
+        seen.add(key)
+        budget.add_node()
+        path.append(records)
+        if board.is_won():
+            return Outcome("won", root_moves + [(r[0], r[2]) for level in path for r in level])
+        if deadlocks and deadlock(board) is not None:
+            unplay_all(board, path.pop())
+            continue
+        stack.append(_ordered(board, scores, seen))
+    return Outcome("unwinnable")
+
+
+def _ordered(board: Board, scores: ColumnScores, seen: set[bytes]) -> Iterator[tuple[int, int, bytes | None]]:
+    """First-tier moves from the best-rated result to the worst, then the second tier.
+
+    Moves to positions already seen are dropped; the others carry the key they lead to.
+    """
+    first, second = board.moves()
+    keys = board.column_keys()
+    bonus = scores.weights.foundation
+    rated = []
+    for card, dest in first:
+        records = play_with_safe(board, card, dest)
+        key = board.key()
+        if key not in seen:
+            change, _ = rescore(board, scores, keys, records)
+            gained = sum((r[2] == COLUMN_COUNT) - (r[1] == COLUMN_COUNT) for r in records)
+            rated.append((change - bonus * gained, card, dest, key))
+        unplay_all(board, records)
+    rated.sort()
+    return iter(
+        [(card, dest, key) for _, card, dest, key in rated] + [(card, dest, None) for card, dest in second]
+    )
