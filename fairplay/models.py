@@ -22,7 +22,10 @@ class GameAnalysis(models.Model):
     submission = models.OneToOneField("games.Submission", on_delete=models.CASCADE, related_name="analysis")
     reason = models.CharField(max_length=8, choices=Reason.choices)
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED, db_index=True)
-    features = models.JSONField(default=dict, blank=True)  # fairplay.features.GameFeatures.to_dict()
+    # fairplay.features.GameFeatures.to_dict() and fairplay.verdicts.GameVerdicts.features()
+    features = models.JSONField(default=dict, blank=True)
+    # One verdict a token of the log (MoveVerdict.to_dict()), for a chart of the game; [] when not searched.
+    verdicts = models.JSONField(default=list, blank=True)
     failure = models.CharField(max_length=300, blank=True)
     cpu_ms = models.PositiveIntegerField(null=True, blank=True)  # the analysis's own CPU time
     requested_at = models.DateTimeField()

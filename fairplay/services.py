@@ -20,8 +20,10 @@ from django.utils import timezone
 
 from fairplay.features import game_features
 from fairplay.models import GameAnalysis
+from fairplay.verdicts import BUDGETS, Budget, game_verdicts
 from games.engine import IllegalMoveError, InvalidCodeError
 from games.models import Submission
+from games.solver import SolverBug
 from games.task_queue import BROKER_ERRORS
 from yukon_site.celery import task_named
 
@@ -102,13 +104,28 @@ def game_analyse(*, analysis_id: int) -> GameAnalysis | None:
         return None
     submission = analysis.submission
     started = time.process_time()
+    tokens = submission.log.split()
+    budget = verdict_budget()
     try:
-        features = game_features(submission.code, submission.log.split(), submission.move_times_ms)
-    except (ValueError, InvalidCodeError, IllegalMoveError) as error:  # a verified log: a bug, kept
+        features = game_features(submission.code, tokens, submission.move_times_ms).to_dict()
+        verdicts = None if budget is None else game_verdicts(submission.code, tokens, budget)
+    except (ValueError, InvalidCodeError, IllegalMoveError, SolverBug) as error:  # a bug, kept
         fields = {"state": GameAnalysis.State.FAILED, "failure": str(error)[:300]}
     else:
-        fields = {"state": GameAnalysis.State.DONE, "features": features.to_dict()}
+        if verdicts is not None:
+            features.update(verdicts.features())
+        fields = {
+            "state": GameAnalysis.State.DONE,
+            "features": features,
+            "verdicts": [] if verdicts is None else [verdict.to_dict() for verdict in verdicts.moves],
+        }
     fields.update(cpu_ms=round((time.process_time() - started) * 1000), analysed_at=timezone.now())
     GameAnalysis.objects.filter(pk=analysis.pk, state=GameAnalysis.State.QUEUED).update(**fields)
     analysis.refresh_from_db()
     return analysis
+
+
+def verdict_budget() -> Budget | None:
+    """The solver's budget for a game's verdicts (settings.FAIRPLAY_VERDICT_BUDGET), None: off."""
+    name = settings.FAIRPLAY_VERDICT_BUDGET
+    return None if name == "off" else BUDGETS[name]

@@ -78,3 +78,22 @@ def test_the_draw_is_no_function_of_the_result(settings):
     result = SimpleNamespace(pk=7, ranks={"classic:all": 5000}, game=SimpleNamespace(contest=""))
     drawn = sum(_reason(result) == Reason.SAMPLE for _ in range(4000))
     assert 850 <= drawn <= 1150  # a quarter: 1,000 ± 5 standard deviations (27 each)
+
+
+def test_the_solver_verdicts_are_stored_with_the_features_when_a_budget_is_set(settings, monkeypatch):
+    from fairplay.verdicts import BUDGETS, Budget
+
+    # Without a broker (these tests) the analysis runs in the request: no search unless asked for.
+    plain = GameAnalysis.objects.get(submission=win(player_make("ann"), at=NOON))
+    assert plain.verdicts == [] and "hidden_edge" not in plain.features
+
+    settings.FAIRPLAY_VERDICT_BUDGET = "lab"
+    monkeypatch.setitem(BUDGETS, "lab", Budget(positions=0))  # full knowledge only: a won game, free
+    result = win(player_make("bob"), at=NOON)
+    analysis = GameAnalysis.objects.get(submission=result)
+    assert analysis.state == State.DONE
+    assert len(analysis.verdicts) == len(result.log.split())
+    assert {verdict["full"] for verdict in analysis.verdicts} == {"won"}
+    features = analysis.features
+    assert (features["deal_winnable"], features["blunders"], features["first_lost_move"]) == ("won", 0, None)
+    assert features["contested"] > 0 and features["searched"] == 0 and features["reveals"] == 21

@@ -342,5 +342,3 @@ SPECTACULAR_SETTINGS = {
     # One name for the rule sets, however a serializer spells their choices.
     "ENUM_NAME_OVERRIDES": {"RulesEnum": "games.models.RulesChoice"},
 }
-
-

@@ -241,6 +241,15 @@ CELERY_BEAT_SCHEDULE.update(
 # a board, and one in FAIRPLAY_SAMPLE_ONE_IN of the rest, drawn by `secrets`.
 FAIRPLAY_TOP_RANK = env.int("FAIRPLAY_TOP_RANK", default=100)
 FAIRPLAY_SAMPLE_ONE_IN = env.int("FAIRPLAY_SAMPLE_ONE_IN", default=10)
+# The solver's budget for each move's verdict (fairplay/verdicts.py BUDGETS): "default" (about
+# 10 s of one core a game at most), "lab" (a cheaper one) or "off". Off without a broker: there
+# the analysis runs in the request that settles the result, and seconds of search have no place
+# in a web request.
+FAIRPLAY_VERDICT_BUDGET = env.str(
+    "FAIRPLAY_VERDICT_BUDGET", default="off" if CELERY_TASK_ALWAYS_EAGER else "default"
+)
+if FAIRPLAY_VERDICT_BUDGET not in {"default", "lab", "off"}:
+    raise ImproperlyConfigured("FAIRPLAY_VERDICT_BUDGET is default, lab or off.")
 # Reports a player may send (POST /api/replays/<id>/reports/), a DRF rate string.
 FAIRPLAY_REPORT_RATE = env.str("THROTTLE_RESULT_REPORT", default="10/hour")
 CELERY_BEAT_SCHEDULE.update(
