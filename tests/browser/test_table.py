@@ -132,14 +132,26 @@ def test_tap_to_foundation_tap_tap_drag_refusal_and_undo(live_server, page: Page
     assert_shows(page, game)
 
     # Undo three ways: the button, Ctrl+Z, U. Cards, faces and points come back; the counter stays.
+    # The first undo of the visit says so, where it happens, with a link to Help's rule.
     page.get_by_role("button", name="Undo").click()
+    note = page.locator(NOTICE)
+    expect(note).to_contain_text("the move is taken back but stays counted, so Moves never goes down")
+    expect(note).to_contain_text("a card turned face down again gives back its 5")
+    expect(note.locator("a")).to_have_attribute("href", "/help#rule-nothing_to_undo")
+    game.undo()
+    # A refusal takes the notice's place; the next undos say nothing more (once a visit).
+    refused, message = refusal_of(game, "9S>1")
+    tap_card(page, "9S")
+    tap_column(page, 1)
+    expect(note).to_have_text(sentence(message))
     page.keyboard.press("Control+z")
     page.keyboard.press("u")
-    for _ in range(3):
+    for _ in range(2):
         game.undo()
     expect(page.locator(BAR)).to_have_attribute("data-points", str(game.points))
     assert_shows(page, game)
     assert game.moves_made == 4
+    expect(note).to_be_hidden()  # an undo clears the refusal, and says nothing more
 
 
 def test_double_tap_places_a_card_and_a_slow_second_tap_cancels(live_server, page: Page):

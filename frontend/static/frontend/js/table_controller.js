@@ -16,6 +16,8 @@ import { loadSettings } from "./store.js";
 import { Table } from "./table.js";
 
 const MEASURES_KEPT = 1000;
+const UNDO_RULE = "rule-nothing_to_undo"; // Help's section on Undo (help/rules.html)
+let undoExplained = false; // the first undo of a visit says what an undo does to the figures
 
 // A move in the player's words, from the engine's facts (one literal key each, so that the
 // catalogs' test finds them).
@@ -90,6 +92,11 @@ export class TableController {
     }
     this.#changed();
     this.say(t("say.undone"));
+    // The counter staying put looks like a fault: said once a visit, where it happens.
+    if (!undoExplained) {
+      undoExplained = true;
+      this.notices.show(t("bar.undoNote"), { link: { href: `/help#${UNDO_RULE}`, text: t("bar.help") } });
+    }
     this.moved(null);
   }
 
