@@ -104,3 +104,49 @@ def test_the_api_and_every_write_go_straight_to_the_network(server, page: Page):
     assert [source for _condition, source in routes] == [["network"], ["network"]]
     assert routes[0][0]["urlPattern"]["pathname"] == "/api/*"
     assert routes[1][0] == {"not": {"request": {"method": "GET"}}}
+
+
+OFFLINE_CHIP = '[data-action="connection"]'
+NOTICE = "[data-notice]"
+
+
+@pytest.mark.parametrize("width", [360, 1366])
+def test_offline_is_said_plainly_with_what_still_works(server, browser, artifacts_dir, width):
+    """The bar's Offline chip while the browser has no network, and in words what still works:
+    when the connection goes, when the page opens without one, and when the chip is pressed;
+    "Back online" when it returns. The chip fits the bar on a phone."""
+    context = browser.new_context(viewport={"width": width, "height": 740 if width == 360 else 768})
+    page = context.new_page()
+    code, tokens = winning_game()
+    game = Game(code)
+    open_game(page, server.url, code)
+    wait_for_the_worker(page)
+    chip = page.locator(OFFLINE_CHIP)
+    expect(chip).to_be_hidden()
+
+    context.set_offline(True)
+    expect(chip).to_be_visible()
+    expect(chip).to_have_text("Offline")
+    expect(page.locator(NOTICE)).to_contain_text("You are offline. This game plays on")
+    play_token(page, game, tokens[0])  # the game plays on
+    wait_for_moves(page, 1)
+    box = chip.bounding_box()
+    assert 0 <= box["x"] and box["x"] + box["width"] <= width
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    page.screenshot(path=artifacts_dir / f"offline-chip-{width}.png")
+
+    context.set_offline(False)
+    expect(chip).to_be_hidden()
+    expect(page.locator(NOTICE)).to_contain_text("Back online")
+
+    # Opened without a connection (the server gone too): said at once; the chip says it again.
+    server.stop()
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector(READY)
+    expect(chip).to_be_visible()
+    expect(page.locator(NOTICE)).to_contain_text("You are offline")
+    page.locator(NOTICE).evaluate("(notice) => { notice.hidden = true; }")
+    chip.click()
+    expect(page.locator(NOTICE)).to_contain_text("Ranked games, hints, boards and races need the connection")
+    context.close()

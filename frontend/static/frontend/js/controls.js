@@ -1,6 +1,6 @@
 // The page's controls, wired to the app (app.js): the buttons marked data-action, the keys that
 // work anywhere on the page (undo, hint, finish, Escape), the page being hidden or shown, the clock's
-// tick and the service worker's update notice.
+// tick, the connection (offline or not) and the service worker's update notice.
 
 import { openDialog } from "./dialogs.js";
 import { $ } from "./dom.js";
@@ -24,6 +24,7 @@ export function bindControls(app) {
       if ((await openDialog($('[data-dialog="help"]'))) === "tour") app.startWalkthrough();
     },
     results: () => app.results.open(),
+    connection: () => app.notices.show(t("connection.offlineNote")),
     "copy-code": () => copy(app, app.session.code, t("notice.codeCopied")),
     "copy-link": () => copy(app, new URL(`/play/${app.session.code}`, location.href).href, t("notice.linkCopied")),
   };
@@ -44,9 +45,12 @@ export function bindControls(app) {
   });
   addEventListener("pagehide", () => app.save());
   addEventListener("online", () => {
+    showConnection(app, { changed: true });
     app.dealer.refill();
     app.winnable.topUpAll();
   });
+  addEventListener("offline", () => showConnection(app, { changed: true }));
+  showConnection(app, { changed: false });
   let sinceSave = 0;
   setInterval(() => {
     if (!app.session.clock.running) return;
@@ -65,6 +69,18 @@ export function bindControls(app) {
     },
     beforeReload: () => app.save(),
   });
+}
+
+// Offline, said plainly: the bar's Offline chip while the browser has no network (pressed, it
+// says what still works), and the same words once when the connection goes or the page opens
+// without one; "Back online" when it returns.
+function showConnection(app, { changed }) {
+  const offline = navigator.onLine === false;
+  const chip = $('[data-action="connection"]');
+  if (chip.hidden === !offline && changed) return; // said already
+  chip.hidden = !offline;
+  if (offline) app.notices.show(t("connection.offlineNote"));
+  else if (changed) app.notices.show(t("connection.backOnline"));
 }
 
 function globalKey(app, event) {
