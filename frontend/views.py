@@ -47,6 +47,8 @@ PAGE_MODULES = {
 # Modules of the race pages only (race.js imports them): the game page does not preload them.
 RACE_MODULES_PREFIX = "frontend/js/race_"
 ENTRY_MODULES = {ENTRY_MODULE} | PAGE_MODULES
+# Classic scripts (not modules), loaded by every page's head before its modules.
+CLASSIC_SCRIPTS = {"frontend/js/early_presses.js"}
 # Static files of the app that no page loads.
 NOT_IN_SHELL = {"frontend/js/sw.js", "frontend/css/swagger.css"}
 # Data that modules fetch by a relative URL (the table's catalogs): never a hashed name.
@@ -113,7 +115,9 @@ def _module_preloads() -> list[str]:
     return [
         module_url(path)
         for path in shell_paths()
-        if path.endswith(".js") and path not in ENTRY_MODULES and not path.startswith(RACE_MODULES_PREFIX)
+        if path.endswith(".js")
+        and path not in ENTRY_MODULES | CLASSIC_SCRIPTS
+        and not path.startswith(RACE_MODULES_PREFIX)
     ]
 
 

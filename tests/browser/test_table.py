@@ -520,3 +520,24 @@ def test_the_clock_counts_only_while_the_page_is_seen(live_server, page: Page):
         }"""
     )
     expect(page.locator("[data-time]")).to_have_text("0:01", timeout=3000)
+
+
+def test_a_button_pressed_before_the_tables_script_has_run_is_not_lost(live_server, page: Page):
+    """The page shows its buttons before its modules have run; a press in that moment is kept
+    (early_presses.js) and pressed again once the table listens: here Help, while the game's
+    module is held back on its way."""
+    held = []
+
+    def hold(route) -> None:
+        held.append(route)  # answered below, once the button was pressed
+
+    page.route(re.compile(r".*/frontend/js/app(\.[0-9a-f]+)?\.js$"), hold)
+    page.goto(f"{live_server.url}/", wait_until="commit")
+    help_button = page.get_by_role("button", name="Help")
+    expect(help_button).to_be_visible()
+    assert held and page.locator(BAR).get_attribute("data-app-status") == "loading"
+    help_button.click()
+    for route in held:
+        route.continue_()
+    page.wait_for_selector(READY)
+    expect(page.locator('[data-dialog="help"]')).to_be_visible()

@@ -11,7 +11,7 @@ import { bindControls } from "./controls.js";
 import { mergeServerBests, shownBest, winRecord } from "./bests.js";
 import { Dealer } from "./dealer.js";
 import { NewGameDialog, SettingsDialog, confirmDialog } from "./dialogs.js";
-import { $ } from "./dom.js";
+import { $, replayEarlyPresses } from "./dom.js";
 import { parseCode } from "./engine.js";
 import { checkDeal } from "./fairness.js";
 import { Finisher } from "./finish.js";
@@ -395,3 +395,4 @@ translatePage();
 await claimTable(); // one table a browser: another tab may be playing this game
 
 export const app = new App();
+replayEarlyPresses(); // the table listens now

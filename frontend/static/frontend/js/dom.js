@@ -108,3 +108,11 @@ export function boardLink(key) {
 export function boardBase(key) {
   return key.startsWith(OPEN_PREFIX) ? key.slice(OPEN_PREFIX.length) : key;
 }
+
+/**
+ * Press again the buttons pressed before the page's module listened (early_presses.js, a
+ * classic script in every page's head); call it once the page's listeners are there.
+ */
+export function replayEarlyPresses() {
+  for (const button of window.takeEarlyPresses?.() ?? []) button.click();
+}

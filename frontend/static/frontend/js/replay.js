@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { installSuitSymbols } from "./art.js";
 import { Bar } from "./bar.js";
-import { $, $$, RULE_NAMES, formatDuration, formatNumber, formatWhen } from "./dom.js";
+import { $, $$, RULE_NAMES, formatDuration, formatNumber, formatWhen, replayEarlyPresses } from "./dom.js";
 import { Game } from "./engine.js";
 import { t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
@@ -168,6 +168,7 @@ async function load(id) {
   $("[data-replay-info]").textContent = describe(answer.data);
   document.title = t("replay.title", { player: answer.data.player.name, code: answer.data.code ?? t("replay.codeLater") });
   new Replay(answer.data);
+  replayEarlyPresses(); // its controls listen now
   return true;
 }
 
