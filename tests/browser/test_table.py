@@ -541,3 +541,21 @@ def test_a_button_pressed_before_the_tables_script_has_run_is_not_lost(live_serv
         route.continue_()
     page.wait_for_selector(READY)
     expect(page.locator('[data-dialog="help"]')).to_be_visible()
+
+
+def test_the_first_tab_offers_a_skip_link_to_the_table(live_server, page: Page):
+    """The header's links come before the table: the page's first Tab reaches a link past them,
+    and Enter puts the keyboard on the table, where the arrow keys play."""
+    open_game(page, live_server.url, "YU1-C-AAAAAAC")
+    page.keyboard.press("Tab")
+    skip = page.locator(".skip-link")
+    expect(skip).to_be_focused()
+    expect(skip).to_have_text("Skip to the table")
+    assert skip.bounding_box()["y"] >= 0  # in sight once focused
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-table]")).to_be_focused()
+    page.goto(f"{live_server.url}/leaderboard")
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip-link")).to_have_text("Skip to the content")
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_be_focused()

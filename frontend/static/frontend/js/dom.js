@@ -111,7 +111,7 @@ export function boardBase(key) {
 
 /**
  * Press again the buttons pressed before the page's module listened (early_presses.js, a
- * classic script in every page's head); call it once the page's listeners are there.
+ * classic script in every shell page's head); call it once the page's listeners are there.
  */
 export function replayEarlyPresses() {
   for (const button of window.takeEarlyPresses?.() ?? []) button.click();
