@@ -48,6 +48,11 @@ class RaceSerializer(serializers.Serializer):
     secret = serializers.CharField(allow_null=True, help_text="null until the race is over")
     places_final = serializers.BooleanField()
     rematch_id = serializers.CharField(allow_null=True)
+    your_rematch = serializers.ChoiceField(
+        ["offered", "seated", "declined"],
+        allow_null=True,
+        help_text="the asking player's side of the rematch: null without one, or for a spectator",
+    )
     your_game_id = serializers.IntegerField(allow_null=True)
     players = serializers.ListField(child=serializers.DictField())
 
@@ -188,9 +193,16 @@ RaceStartApi = _action(
 )
 RaceRematchApi = _action(
     "races_rematch",
-    "The room's next race (a new deal, the same seats): the same race for every player who asks",
-    "`race_not_over`.",
+    "The room's next race (a new deal): the first player who asks creates it, alone in it; each "
+    "who asks after takes a seat in it as a join does (it starts once full)",
+    "`race_not_over`; a later asker's: `race_full`, `race_started`.",
     services.race_rematch,
+)
+RaceRematchDeclineApi = _action(
+    "races_rematch_decline",
+    "Turn the rematch down: no longer offered to the player; a seat taken in its lobby is freed",
+    "`race_not_over`.",
+    services.race_rematch_decline,
 )
 
 

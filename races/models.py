@@ -76,6 +76,8 @@ class RaceSeat(models.Model):
     rating_before = models.FloatField(null=True, blank=True)
     rating_after = models.FloatField(null=True, blank=True)
     rated_at = models.DateTimeField(null=True, blank=True)  # when its rating moved: a pair's daily count
+    # The player turned down the rematch of this (finished) race: it is no longer offered to them.
+    rematch_declined = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["race", "user"], name="one_seat_per_player_and_race")]

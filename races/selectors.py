@@ -67,6 +67,9 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
             your_game_id = seat.game_id
         rating = ratings.get(seat.user_id, NEW_RATING)
         players.append(_player_view(race, seat, result, figures, rating=rating, viewer_id=viewer_id, now=now))
+    # A rematch everyone left before it started is none: the next to ask makes another.
+    rematch = race.rematch if race.rematch_id and race.rematch.state != Race.State.CANCELLED else None
+    _rematch_answers(rematch, seats, players)
     limit = ends_at(race)
     return {
         "id": race.public_id,
@@ -88,7 +91,8 @@ def race_view(race: Race, *, viewer=None, now: datetime | None = None) -> dict:
         "code": race.code if over else None,
         "secret": race.secret if over else None,
         "places_final": race.places_final,
-        "rematch_id": race.rematch.public_id if race.rematch_id else None,
+        "rematch_id": rematch.public_id if rematch else None,
+        "your_rematch": _your_rematch(rematch, players),
         "your_game_id": your_game_id,
         "players": players,
     }
@@ -119,8 +123,39 @@ def _player_view(
         "rating_change": (
             round(seat.rating_after) - round(seat.rating_before) if seat.rating_after is not None else None
         ),
+        "rating_after": round(seat.rating_after) if seat.rating_after is not None else None,
         "replay_url": f"/replay/{result.pk}" if over and settled else None,
     }
+
+
+def _rematch_answers(rematch: Race | None, seats: list[RaceSeat], players: list[dict]) -> None:
+    """Each player's answer to the race's `rematch`: its `host`, `seated` in it (accepted),
+    `declined`, or null (not asked for, or no answer yet)."""
+    seated = set(rematch.seat_rows.values_list("user_id", flat=True)) if rematch else set()
+    rematch_host = rematch.host_id if rematch else None
+    for seat, player in zip(seats, players, strict=True):
+        if seat.user_id == rematch_host:
+            answer = "host"
+        elif seat.user_id in seated:
+            answer = "seated"
+        else:
+            answer = "declined" if seat.rematch_declined else None
+        player["rematch"] = answer
+
+
+def _your_rematch(rematch: Race | None, players: list[dict]) -> str | None:
+    """The viewer's side of the `rematch`: `seated` in it (its host too), `declined`, `offered`
+    while it still takes players, or null (no rematch, or not one of the race's players)."""
+    you = next((player for player in players if player["you"]), None)
+    if you is None or rematch is None:
+        return None
+    if you["rematch"] in ("host", "seated"):
+        return "seated"
+    if you["rematch"] == "declined":
+        return "declined"
+    open_lobby = rematch.kind == Race.Kind.RACE and rematch.state == Race.State.LOBBY
+    open_challenge = rematch.kind == Race.Kind.CHALLENGE and rematch.state == Race.State.RUNNING
+    return "offered" if open_lobby or open_challenge else None
 
 
 def rating_board(*, rules: str, limit: int = 50) -> list[dict]:

@@ -189,40 +189,74 @@ def _start_locked(race: Race, *, now: datetime) -> None:
     race.code, race.secret, race.commitment = games[0].code, games[0].secret, games[0].commitment
     race.save(update_fields=["state", "starts_at", "code", "secret", "commitment"])
     logger.info("race started", extra={"race": race.public_id, "seats": len(seats)})
+    # A rematch that starts is offered no more: the finished race's results say so.
+    rematch_of = Race.objects.filter(rematch=race).values_list("public_id", flat=True).first()
+    if rematch_of is not None:
+        room.race_changed(rematch_of)
 
 
 def race_rematch(*, user, public_id: str, now: datetime | None = None) -> Race:
-    """The room's next race (a new deal, same rules and limit): created by the first seated
-    player who asks, host of it, with every seat of this race that was not out; the same race
-    for everyone who asks after."""
+    """The room's next race (a new deal, the same rules, seats and limit). The first player of the
+    finished race who asks creates it, alone in it as its host: it is offered to the others, and
+    each who asks after (accepts) takes a seat through the join, which starts it once full. A
+    player is never seated without asking: a lobby full of players who did not ask would wait for
+    its host's Start."""
     now = now or timezone.now()
     with transaction.atomic():
         race = _locked(public_id)
-        seats = list(race.seat_rows.all())
-        if not any(seat.user_id == user.pk for seat in seats):
-            raise NotSeated("only the race's players ask for a rematch")
-        if race.state != Race.State.FINISHED:
-            raise RaceNotOver("a rematch follows a race that is over")
-        if race.rematch_id is not None:
-            return race.rematch
-        if race.kind == Race.Kind.CHALLENGE:  # a new challenge: the other takes it up from the link
-            rematch, others = challenge_create(user=user, rules=race.rules, now=now), []
-        else:
-            rematch = race_create(
-                user=user,
-                rules=race.rules,
-                seats=race.seats,
-                time_limit_minutes=race.time_limit_minutes,
-                now=now,
-            )
-            others = [s for s in seats if s.user_id != user.pk and s.status != RaceSeat.Status.OUT]
-        RaceSeat.objects.bulk_create(
-            [RaceSeat(race=rematch, user_id=s.user_id, joined_at=now, last_seen_at=now) for s in others]
-        )
-        race.rematch = rematch
-        race.save(update_fields=["rematch"])
+        seat = _finished_seat(race, user=user)
+        if seat.rematch_declined:  # asked after all
+            seat.rematch_declined = False
+            seat.save(update_fields=["rematch_declined"])
+        rematch = race.rematch
+        # A rematch everyone left before it started is no rematch: the next to ask makes another.
+        created = rematch is None or rematch.state == Race.State.CANCELLED
+        if created:
+            if race.kind == Race.Kind.CHALLENGE:  # a new challenge: the other takes it up from the link
+                rematch = challenge_create(user=user, rules=race.rules, now=now)
+            else:
+                rematch = race_create(
+                    user=user,
+                    rules=race.rules,
+                    seats=race.seats,
+                    time_limit_minutes=race.time_limit_minutes,
+                    now=now,
+                )
+            race.rematch = rematch
+            race.save(update_fields=["rematch"])
     room.race_changed(race.public_id)
-    return rematch
+    if created or rematch.seat_rows.filter(user=user).exists():
+        return rematch
+    return race_join(user=user, public_id=rematch.public_id, now=now)
+
+
+def race_rematch_decline(*, user, public_id: str, now: datetime | None = None) -> Race:
+    """A player of the finished race turns its rematch down (before or after it is asked for): it
+    is no longer offered to them, and a seat they took in its lobby is freed. The finished race."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        race = _locked(public_id)
+        seat = _finished_seat(race, user=user)
+        seat.rematch_declined = True
+        seat.save(update_fields=["rematch_declined"])
+        rematch = race.rematch
+    room.race_changed(race.public_id)
+    if rematch is not None and rematch.kind == Race.Kind.RACE:
+        with transaction.atomic():  # only a lobby's seat is freed: a started race's would be out
+            rematch = _locked(rematch.public_id)
+            if rematch.state == Race.State.LOBBY and rematch.seat_rows.filter(user=user).exists():
+                race_leave(user=user, public_id=rematch.public_id, now=now)
+    return race
+
+
+def _finished_seat(race: Race, *, user) -> RaceSeat:
+    """The player's seat of a race that is over: only its players answer its rematch."""
+    seat = race.seat_rows.filter(user=user).first()
+    if seat is None:
+        raise NotSeated("only the race's players ask for a rematch")
+    if race.state != Race.State.FINISHED:
+        raise RaceNotOver("a rematch follows a race that is over")
+    return seat
 
 
 # --- Moving on: seats out, the race over, places, ratings -------------------------------------------

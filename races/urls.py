@@ -13,4 +13,9 @@ urlpatterns = [
     path("races/<str:race_id>/leave/", apis.RaceLeaveApi.as_view(), name="api-race-leave"),
     path("races/<str:race_id>/start/", apis.RaceStartApi.as_view(), name="api-race-start"),
     path("races/<str:race_id>/rematch/", apis.RaceRematchApi.as_view(), name="api-race-rematch"),
+    path(
+        "races/<str:race_id>/rematch/decline/",
+        apis.RaceRematchDeclineApi.as_view(),
+        name="api-race-rematch-decline",
+    ),
 ]

@@ -218,7 +218,10 @@ def test_two_friends_play_a_challenge_to_the_results_and_a_third_is_told_it_is_f
         expect(each.locator("[data-race-new]")).to_have_attribute("href", "/race?kind=challenge")
     expect(page.locator('[data-result-player="annie"] td.moves')).to_have_text(str(annie_game.moves_made))
     expect(page.locator('[data-result-player="bob"] td.moves')).to_have_text(str(bob_game.moves_made))
-    expect(page.locator('[data-result-player="annie"] td.rating')).to_have_text(re.compile(r"^\+\d"))
+    # The new rating beside its change: "1,583 (+83)".
+    expect(page.locator('[data-result-player="annie"] td.rating')).to_have_text(
+        re.compile(r"^[\d,]+ \(\+\d+\)$")
+    )
     page.screenshot(path=str(artifacts_dir / "challenge-results-1366.png"), full_page=True)
     bob_page.screenshot(path=str(artifacts_dir / "challenge-results-360.png"), full_page=True)
     assert_fits(bob_page)

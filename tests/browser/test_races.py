@@ -22,7 +22,7 @@ from helpers import (
     winning_game,
 )
 from playwright.sync_api import Page, expect
-from race_pages import ROOM, create_race, opponent, player_item, second_player, view_is
+from race_pages import ROOM, create_race, finished_race, opponent, player_item, second_player, view_is
 
 from games.engine import Game
 
@@ -196,12 +196,84 @@ def test_two_players_race_from_the_lobby_to_the_results_and_a_rematch(
     bob_page.screenshot(path=str(artifacts_dir / "race-results-360.png"), full_page=True)
     assert_fits(bob_page)
 
-    # A rematch: every page follows it to the new race's lobby, where the host is seated again.
+    # A rematch: its host alone in the new race's lobby; Bob's results offer it to him.
+    page.locator('[data-race-action="rematch"]').click()
+    page.wait_for_url(lambda url: f"/race/{race_id}" not in url and "/race/" in url)
+    view_is(page, "lobby")
+    expect(player_item(page, "annie")).to_have_attribute("data-host", "true")
+    expect(bob_page.locator("[data-race-rematch-offer]")).to_be_visible()
+    bob_context.close()
+
+
+def test_a_rematch_seats_the_players_who_accept_it_and_starts_when_every_seat_is_taken(
+    asgi_server, page: Page, context, browser, page_problems, artifacts_dir
+):
+    base = asgi_server.url
+    annie, bob = make_player("annie"), make_player("bob")
+    race_id = finished_race([annie, bob], CODE, TOKENS).public_id
+    sign_in(context, base, annie)
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{base}/race/{race_id}")
+    view_is(page, "results")
+    bob_context, bob_page = second_player(browser, base, bob, page_problems)
+    bob_page.set_viewport_size(PHONE)
+    bob_page.goto(f"{base}/race/{race_id}")
+    view_is(bob_page, "results")
+    offer = bob_page.locator("[data-race-rematch-offer]")
+    expect(offer).to_be_hidden()
+
+    # Annie asks for a rematch: a new lobby with Annie alone in it, one seat free; nobody else
+    # is seated for them, and Bob stays on his results, where the rematch is offered.
     page.locator('[data-race-action="rematch"]').click()
     page.wait_for_url(lambda url: f"/race/{race_id}" not in url and "/race/" in url)
     new_id = page.locator(ROOM).get_attribute("data-race-id")
+    view_is(page, "lobby")
+    expect(page.locator("[data-race-players] [data-player]")).to_have_count(1)
+    expect(player_item(page, "annie")).to_have_attribute("data-host", "true")
+    expect(page.locator("[data-race-seats-free]")).to_have_text("1 seat free")
+    expect(offer).to_be_visible()
+    expect(offer).to_contain_text("annie offers a rematch.")
+    assert bob_page.url == f"{base}/race/{race_id}"
+    bob_page.screenshot(path=str(artifacts_dir / "race-rematch-offer-360.png"), full_page=True)
+    assert_fits(bob_page)
+
+    # Bob accepts: he takes the last seat through the join, which starts the race by itself,
+    # as the lobby says; nobody presses Start.
+    bob_page.locator('[data-race-action="rematch-accept"]').click()
     bob_page.wait_for_url(f"{base}/race/{new_id}")
     for each in (page, bob_page):
-        view_is(each, "lobby")
-        expect(player_item(each, "annie")).to_have_attribute("data-host", "true")
+        expect(each.locator(ROOM)).to_have_attribute("data-race-state", re.compile("countdown|running"))
+        expect(player_item(each, "bob")).to_be_visible()
+    for each in (page, bob_page):
+        view_is(each, "table")
     bob_context.close()
+
+
+def test_a_player_declines_a_rematch_from_the_results(
+    asgi_server, page: Page, context, browser, page_problems
+):
+    base = asgi_server.url
+    annie, bob = make_player("annie"), make_player("bob")
+    race_id = finished_race([annie, bob], CODE, TOKENS).public_id
+    sign_in(context, base, bob)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base}/race/{race_id}")
+    view_is(page, "results")
+    annie_context, annie_page = second_player(browser, base, annie, page_problems)
+    annie_page.goto(f"{base}/race/{race_id}")
+    view_is(annie_page, "results")
+    annie_page.locator('[data-race-action="rematch"]').click()
+    annie_page.wait_for_url(lambda url: f"/race/{race_id}" not in url and "/race/" in url)
+
+    offer = page.locator("[data-race-rematch-offer]")
+    expect(offer).to_be_visible()
+    page.locator('[data-race-action="rematch-decline"]').click()
+    expect(page.locator('[data-race-action="rematch-accept"]')).to_be_hidden()
+    expect(offer).to_contain_text("You declined the rematch.")
+    # Read again, the page still knows: the offer stays declined.
+    page.reload()
+    view_is(page, "results")
+    expect(offer).to_contain_text("You declined the rematch.")
+    expect(page.locator('[data-race-action="rematch"]')).to_be_hidden()
+    annie_context.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from rest_framework.test import APIClient
-from test_race_services import WIN, seats_of, started_race
+from test_race_services import WIN, finished_race, seats_of, started_race
 
 from races import services
 
@@ -114,3 +114,24 @@ def test_a_challenge_is_created_and_taken_up_through_the_api(make_player):
     assert [p["moves"] for p in taken["players"]] == [None, 0]  # the challenger's figures kept back
     answer = client_of(make_player()).post("/api/races/", {"rules": "classic"}, format="json")
     assert answer.status_code == 400 and "seats" in answer.json()  # a race says its seats
+
+
+def test_a_rematch_is_offered_then_joined_or_declined(
+    make_player, django_capture_on_commit_callbacks, settings
+):
+    settings.RACE_GRACE_SECONDS = 24 * 3600
+    host, guest = finished_race(make_player, django_capture_on_commit_callbacks, seats=2)
+    old = host.race.public_id
+    asked = client_of(host.user).post(f"/api/races/{old}/rematch/")
+    assert asked.status_code == 200, asked.json()
+    rematch = asked.json()
+    assert rematch["state"] == "lobby" and [p["name"] for p in rematch["players"]] == [host.user.public_name]
+    offered = client_of(guest.user).get(f"/api/races/{old}/").json()
+    assert (offered["rematch_id"], offered["your_rematch"]) == (rematch["id"], "offered")
+    declined = client_of(guest.user).post(f"/api/races/{old}/rematch/decline/")
+    assert declined.status_code == 200 and declined.json()["your_rematch"] == "declined"
+    joined = client_of(guest.user).post(f"/api/races/{old}/rematch/")
+    assert joined.status_code == 200 and joined.json()["id"] == rematch["id"]
+    assert joined.json()["state"] == "countdown"  # the last seat taken: it started by itself
+    answer = client_of(make_player()).post(f"/api/races/{old}/rematch/decline/")
+    assert (answer.status_code, answer.json()["code"]) == (403, "not_seated")

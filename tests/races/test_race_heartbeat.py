@@ -99,6 +99,7 @@ def test_a_socket_that_missed_heartbeats_reads_the_race_again_when_the_room_come
 
 def test_a_frame_nested_past_the_stack_closes_the_socket_with_a_clear_code(lobby_socket):
     """Before: 100,000 nested arrays closed the socket 1011 with a RecursionError traceback."""
+
     async def scenario():
         communicator = await lobby_socket()
         await communicator.send_to(text_data="[" * 100_000 + "]" * 100_000)

@@ -256,22 +256,121 @@ class TestTheEnd:
         ]
         assert places_of([place_key(r) for r in results]) == [5, 2, 6, 1, 4, 2]
 
-    def test_a_rematch_is_one_new_race_for_the_room(
-        self, make_player, known_deal, django_capture_on_commit_callbacks, settings
+
+def finished_race(make_player, capture, *, seats: int) -> list[RaceSeat]:
+    """A race of `seats` players that is over (each left it, the first last): its seats."""
+    race = started_race(make_player, seats=seats, players=seats)
+    seats_ = seats_of(race)
+    with capture(execute=True):
+        for seat in reversed(seats_):
+            services.race_leave(user=seat.user, public_id=race.public_id, now=race.starts_at)
+    race.refresh_from_db()
+    assert race.state == Race.State.FINISHED
+    return seats_
+
+
+@pytest.mark.django_db
+class TestRematch:
+    @pytest.fixture(autouse=True)
+    def _nobody_away(self, settings):
+        settings.RACE_GRACE_SECONDS = 24 * 3600  # the race was played an hour ago
+
+    def test_the_first_to_ask_is_alone_in_it_and_it_is_offered_to_the_others(
+        self, make_player, django_capture_on_commit_callbacks
     ):
-        settings.RACE_GRACE_SECONDS = 24 * 3600
-        race = started_race(make_player, seats=3, players=3)
-        first, second, third = seats_of(race)
-        with django_capture_on_commit_callbacks(execute=True):
-            services.race_leave(user=third.user, public_id=race.public_id, now=race.starts_at)
-            services.race_leave(user=second.user, public_id=race.public_id, now=race.starts_at)
-            services.race_leave(user=first.user, public_id=race.public_id, now=race.starts_at)
+        first, second, third = finished_race(make_player, django_capture_on_commit_callbacks, seats=3)
+        public_id = first.race.public_id
         with pytest.raises(errors.NotSeated):
-            services.race_rematch(user=make_player(), public_id=race.public_id)
-        rematch = services.race_rematch(user=second.user, public_id=race.public_id)
-        assert services.race_rematch(user=first.user, public_id=race.public_id) == rematch
+            services.race_rematch(user=make_player(), public_id=public_id)
+        rematch = services.race_rematch(user=second.user, public_id=public_id)
         assert rematch.host_id == second.user_id and rematch.state == Race.State.LOBBY
-        assert rematch.seat_rows.count() == 1  # everyone else had left: out seats are not carried on
+        assert (rematch.seats, rematch.rules) == (3, "classic")
+        assert [seat.user_id for seat in rematch.seat_rows.all()] == [second.user_id]  # nobody seated unasked
+        assert services.race_rematch(user=second.user, public_id=public_id) == rematch  # asked again
+        race = race_get(public_id)
+        assert race_view(race, viewer=first.user)["your_rematch"] == "offered"
+        assert race_view(race, viewer=second.user)["your_rematch"] == "seated"
+        assert race_view(race, viewer=None)["your_rematch"] is None
+        answers = {p["name"]: p["rematch"] for p in race_view(race, viewer=None)["players"]}
+        assert answers == {
+            first.user.public_name: None,
+            second.user.public_name: "host",
+            third.user.public_name: None,
+        }
+
+    def test_each_who_accepts_is_seated_by_the_join_which_starts_it_when_full(
+        self, make_player, django_capture_on_commit_callbacks, monkeypatch
+    ):
+        first, second, third = finished_race(make_player, django_capture_on_commit_callbacks, seats=3)
+        public_id = first.race.public_id
+        joins = []
+        join = services.race_join
+        monkeypatch.setattr(
+            services, "race_join", lambda **kwargs: joins.append(kwargs["user"]) or join(**kwargs)
+        )
+        rematch = services.race_rematch(user=first.user, public_id=public_id)
+        assert services.race_rematch(user=third.user, public_id=public_id) == rematch
+        rematch.refresh_from_db()
+        assert rematch.state == Race.State.LOBBY and rematch.seat_rows.count() == 2
+        assert race_view(race_get(public_id), viewer=third.user)["your_rematch"] == "seated"
+        services.race_rematch(user=second.user, public_id=public_id)  # the last seat: it starts
+        rematch.refresh_from_db()
+        assert rematch.state == Race.State.RUNNING and rematch.starts_at is not None
+        assert all(seat.game_id for seat in rematch.seat_rows.all())
+        assert joins == [third.user, second.user]
+        assert race_view(race_get(public_id), viewer=second.user)["your_rematch"] == "seated"
+
+    def test_a_rematch_that_started_takes_no_one_else(self, make_player, django_capture_on_commit_callbacks):
+        first, second, third = finished_race(make_player, django_capture_on_commit_callbacks, seats=3)
+        public_id = first.race.public_id
+        rematch = services.race_rematch(user=first.user, public_id=public_id)
+        services.race_rematch(user=second.user, public_id=public_id)
+        services.race_start(user=first.user, public_id=rematch.public_id)
+        assert race_view(race_get(public_id), viewer=third.user)["your_rematch"] is None  # no longer offered
+        with pytest.raises(errors.RaceStarted):
+            services.race_rematch(user=third.user, public_id=public_id)
+
+    def test_a_player_declines_before_or_after_accepting(
+        self, make_player, django_capture_on_commit_callbacks
+    ):
+        first, second, third = finished_race(make_player, django_capture_on_commit_callbacks, seats=3)
+        public_id = first.race.public_id
+        with pytest.raises(errors.NotSeated):
+            services.race_rematch_decline(user=make_player(), public_id=public_id)
+        rematch = services.race_rematch(user=first.user, public_id=public_id)
+        services.race_rematch_decline(user=second.user, public_id=public_id)
+        assert race_view(race_get(public_id), viewer=second.user)["your_rematch"] == "declined"
+        services.race_rematch(user=third.user, public_id=public_id)
+        services.race_rematch_decline(user=third.user, public_id=public_id)  # seated, then declines
+        assert [seat.user_id for seat in rematch.seat_rows.all()] == [first.user_id]
+        view = race_view(race_get(public_id), viewer=third.user)
+        assert view["your_rematch"] == "declined"
+        assert [p["rematch"] for p in view["players"]] == ["host", "declined", "declined"]
+        # Asked after all: seated again, the offer no longer declined.
+        services.race_rematch(user=second.user, public_id=public_id)
+        assert race_view(race_get(public_id), viewer=second.user)["your_rematch"] == "seated"
+
+    def test_a_rematch_left_by_everyone_gives_way_to_another(
+        self, make_player, django_capture_on_commit_callbacks
+    ):
+        first, second = finished_race(make_player, django_capture_on_commit_callbacks, seats=2)
+        public_id = first.race.public_id
+        left = services.race_rematch(user=first.user, public_id=public_id)
+        services.race_rematch_decline(user=first.user, public_id=public_id)  # its host, alone: cancelled
+        left.refresh_from_db()
+        assert left.state == Race.State.CANCELLED
+        view = race_view(race_get(public_id), viewer=second.user)
+        assert (view["rematch_id"], view["your_rematch"]) == (None, None)
+        rematch = services.race_rematch(user=second.user, public_id=public_id)
+        assert rematch != left and rematch.host_id == second.user_id
+
+    def test_only_a_race_that_is_over_has_a_rematch(self, make_player):
+        race = started_race(make_player)
+        host = seats_of(race)[0].user
+        with pytest.raises(errors.RaceNotOver):
+            services.race_rematch(user=host, public_id=race.public_id)
+        with pytest.raises(errors.RaceNotOver):
+            services.race_rematch_decline(user=host, public_id=race.public_id)
 
 
 @pytest.mark.django_db

@@ -22,15 +22,28 @@ export class RaceResults {
   draw(race, { me, signedIn, knownDeal }) {
     $("[data-race-places]", this.root).replaceChildren(...byPlace(race.players).map(placeRow));
     $("[data-race-places-note]", this.root).textContent = t(race.places_final ? "race.placesFinal" : "race.placesPending");
-    const rematch = $('[data-race-action="rematch"]', this.root);
-    rematch.hidden = !me || !signedIn;
-    if (race.rematch_id) rematch.dataset.rematchId = race.rematch_id;
+    this.#drawRematch(race, { me, signedIn });
     if (isChallenge(race)) {
       const again = $("[data-race-new]", this.root);
       again.href = "/race?kind=challenge";
       again.textContent = t("race.challenge.newChallenge");
     }
     this.#drawDeal(race, knownDeal);
+  }
+
+  // Before anyone asks, Rematch; once asked, the players it seats go to it, the others are
+  // offered it (join or decline) until it starts.
+  #drawRematch(race, { me, signedIn }) {
+    const answer = signedIn && me ? race.your_rematch : null;
+    const rematch = $('[data-race-action="rematch"]', this.root);
+    rematch.hidden = !me || !signedIn || (Boolean(race.rematch_id) && answer !== "seated");
+    rematch.textContent = t(race.rematch_id ? "race.rematchGo" : "race.rematch");
+    if (race.rematch_id) rematch.dataset.rematchId = race.rematch_id;
+    const offer = $("[data-race-rematch-offer]", this.root);
+    offer.hidden = answer !== "offered" && answer !== "declined";
+    const host = race.players.find((player) => player.rematch === "host")?.name ?? race.host;
+    $("[data-race-rematch-text]", offer).textContent = answer === "declined" ? t("race.rematchDeclined") : t("race.rematchOffer", { host });
+    for (const button of offer.querySelectorAll("[data-race-action]")) button.hidden = answer !== "offered";
   }
 
   async #drawDeal({ code, secret, commitment }, knownDealOf) {

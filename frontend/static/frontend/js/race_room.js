@@ -138,8 +138,9 @@ export class RaceRoom {
     const now = race === this.race ? NaN : Date.parse(race.now); // drawn again (a win): its clock is old
     this.race = race;
     if (!Number.isNaN(now)) this.#offsetMs = now - Date.now();
-    // A rematch asked for while the page is open is followed; one made before is offered.
-    if (race.rematch_id && !first && !this.#firstSeen.rematch_id) {
+    // A challenge's rematch asked for while the page is open is followed (its invitation is the
+    // offer); a race's is offered on the results, and seats only the players who accept it.
+    if (isChallenge(race) && race.rematch_id && !first && !this.#firstSeen.rematch_id) {
       this.#goTo(race.rematch_id);
       return;
     }
@@ -323,7 +324,7 @@ export class RaceRoom {
     if (action === "copy-challenge") return this.#copyLink({ toNotice: true });
     if (action === "rematch" && button.dataset.rematchId) return this.#goTo(button.dataset.rematchId);
     if (action === "leave-race" && !(await this.#confirmLeave())) return;
-    const endpoint = { join: "join", leave: "leave", "leave-race": "leave", start: "start", rematch: "rematch" }[action];
+    const endpoint = { join: "join", leave: "leave", "leave-race": "leave", start: "start", rematch: "rematch", "rematch-accept": "rematch", "rematch-decline": "rematch/decline" }[action];
     if (!endpoint) return;
     button.disabled = true;
     const answer = await api(this.#endpoint(endpoint), { method: "POST", body: {} });
@@ -333,7 +334,7 @@ export class RaceRoom {
       if (answer.status === 409) this.#poll(); // the race moved on meanwhile: show it as it is
       return;
     }
-    if (action === "rematch") this.#goTo(answer.data.id);
+    if (action === "rematch" || action === "rematch-accept") this.#goTo(answer.data.id);
     else this.show(answer.data);
   }
 

@@ -77,15 +77,18 @@ export function opponentChip(player) {
 
 const RESULT_STATES = new Set(["pending", "verified", "rejected"]);
 
-function ratingChange(change) {
+/** The rating the race moved the seat to, beside the change: "1,583 (+83)"; "—" unmoved. */
+function ratingMoved({ rating_change: change, rating_after: after }) {
   if (change === null || change === undefined) return "—";
-  return change > 0 ? `+${formatNumber(change)}` : formatNumber(change);
+  const signed = change > 0 ? `+${formatNumber(change)}` : formatNumber(change);
+  return after === null || after === undefined ? signed : `${formatNumber(after)} (${signed})`;
 }
 
 /** One row of the results: place, player, won or not, score, moves, time, verdict, rating, replay. */
 export function placeRow(player) {
   const result = RESULT_STATES.has(player.result) ? player.result : "none";
   const outcome = player.won === null || player.won === undefined ? "—" : t(player.won ? "race.won" : "race.notWon");
+  const verdict = () => el("span", { class: "race-verdict", dataset: { result } }, t(`race.resultStatus.${result}`));
   return el(
     "tr",
     { class: player.you ? "you" : null, dataset: { resultPlayer: player.name, place: player.place ?? "", result, won: String(player.won) } },
@@ -94,15 +97,22 @@ export function placeRow(player) {
       "td",
       { class: "player" },
       el("span", { class: "name" }, player.you ? `${player.name} (${t("race.you")})` : player.name),
-      // Phones: under the name, for want of columns.
-      el("span", { class: "outcome-inline muted" }, outcome, player.replay_url && [" · ", el("a", { href: player.replay_url }, t("race.replay"))]),
+      // Phones: the columns that do not fit, under the name.
+      el(
+        "span",
+        { class: "outcome-inline muted" },
+        [outcome, `${t("race.score")} ${formatNumber(player.score)}`, formatDuration(player.time_ms ?? 0)].join(" · "),
+        " · ",
+        verdict(),
+        player.replay_url && [" · ", el("a", { href: player.replay_url }, t("race.replay"))],
+      ),
     ),
     el("td", { class: "outcome" }, outcome),
-    el("td", { class: "num" }, formatNumber(player.score)),
+    el("td", { class: "num score" }, formatNumber(player.score)),
     el("td", { class: "num moves" }, formatNumber(player.moves ?? 0)),
-    el("td", { class: "num" }, formatDuration(player.time_ms ?? 0)),
-    el("td", {}, el("span", { class: "race-verdict", dataset: { result } }, t(`race.resultStatus.${result}`))),
-    el("td", { class: "num rating" }, ratingChange(player.rating_change)),
+    el("td", { class: "num time" }, formatDuration(player.time_ms ?? 0)),
+    el("td", { class: "verdict" }, verdict()),
+    el("td", { class: "num rating" }, ratingMoved(player)),
     el("td", { class: "watch" }, player.replay_url ? el("a", { href: player.replay_url, "aria-label": `${t("race.replay")}: ${player.name}` }, t("race.replay")) : ""),
   );
 }
