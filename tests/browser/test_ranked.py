@@ -138,6 +138,8 @@ def test_sign_up_win_a_ranked_deal_and_find_it_on_the_leaderboard(
     expect(deal_check).to_have_attribute("data-state", "fair")
     expect(deal_check).to_contain_text(code)
     expect(banner.locator('[data-win-link="share"]')).to_have_attribute("href", f"/play/{code}")
+    # The table's code box names the deal too, where it said "Hidden deal".
+    expect(page.locator("[data-code-text]")).to_have_text(str(code))
     # Challenging a friend is a match of its own: a challenge on a new hidden deal (/race).
     expect(banner.locator('[data-win-link="challenge"]')).to_have_attribute("href", "/race?kind=challenge")
     submission = Submission.objects.get(game_id=game_id)

@@ -62,6 +62,7 @@ class App extends TableController {
       send: () => this.sync.kick(),
     });
     onResultsChange(() => {
+      if (this.session.won) this.#showKind(); // the verdict may publish the deal's code
       if (this.winBanner.dialog.open && this.session.won) {
         this.#showRecord(); // a verdict came
         this.#showDealCheck();
@@ -241,10 +242,15 @@ class App extends TableController {
 
   render() {
     super.render();
-    this.bar.showKind(this.session, { signedIn: Boolean(this.account) }); // after bar.update: a daily deal's name over its code
+    this.#showKind(); // after bar.update: a daily deal's name over its code
     this.walkthrough.refresh();
     this.hints.refresh();
     this.finisher.refresh();
+  }
+
+  #showKind() {
+    const published = this.session.hidden ? this.#publishedCode() : null;
+    this.bar.showKind(this.session, { signedIn: Boolean(this.account), published });
   }
 
   save() {

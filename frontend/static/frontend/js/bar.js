@@ -36,8 +36,11 @@ export class Bar {
     keepRoomForActions(root.querySelector(".actions"));
   }
 
-  /** The Ranked / Open deal / Unranked badge, and why a game is not ranked. */
-  showKind(session, { signedIn }) {
+  /**
+   * The Ranked / Open deal / Unranked badge, and why a game is not ranked; a hidden-card game's
+   * name in the code box, or its code once the server has `published` it (with the verdict).
+   */
+  showKind(session, { signedIn, published = null }) {
     const daily = session.issued?.daily ?? null; // a daily-deal game: its UTC day
     const why = t(
       daily
@@ -60,7 +63,7 @@ export class Bar {
     this.root.dataset.gameId = session.issued ? String(session.issued.id) : "";
     this.root.dataset.daily = daily ?? "";
     if (session.hidden) {
-      const name = daily ? t("table.dailyDeal", { date: daily }) : t("table.hiddenDeal");
+      const name = published ?? (daily ? t("table.dailyDeal", { date: daily }) : t("table.hiddenDeal"));
       if (this.codeText.textContent !== name) this.codeText.textContent = name;
     }
     this.kind.textContent = t(`ranked.${kind}`);
