@@ -1,5 +1,5 @@
 """Every page of the site on a 360×740 phone in each language: nothing scrolls sideways, no table
-scrolls inside its box, and no player's name is cut short (frontend/urls.py, the account pages of
+scrolls inside its box, and no player's name or field's hint is cut short (frontend/urls.py, the account pages of
 accounts/ and allauth, yukon_site/urls.py's 404).
 
 One browser context a language visits every page: first signed out (sign-in, sign-up and the
@@ -48,6 +48,14 @@ _MISFITS = """() => {
   for (const name of document.querySelectorAll(".name, .race-name")) {
     const cut = shown(name) && name.scrollWidth > name.clientWidth + 1;
     if (cut) problems.push(`"${name.textContent}" is cut short`);
+  }
+  const pen = document.createElement("canvas").getContext("2d");
+  for (const input of document.querySelectorAll("input[placeholder]")) {
+    if (!shown(input) || !input.placeholder) continue;
+    const style = getComputedStyle(input);
+    pen.font = style.font;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (pen.measureText(input.placeholder).width > room + 1) problems.push(`the hint "${input.placeholder}" is cut short`);
   }
   return problems;
 }"""
