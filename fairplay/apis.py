@@ -1,4 +1,5 @@
-"""The reports API: POST /api/replays/<id>/reports/ (signed in). Examples: docs/fairplay.md."""
+"""The fair-play API (signed in): POST /api/replays/<id>/reports/ reports a result, POST
+/api/fairplay/appeals/ appeals a decision. Examples: docs/api.md, docs/fairplay.md."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from fairplay.cases import case_appeal
 from fairplay.models import ResultReport
 from fairplay.reports import result_report
 from games.throttles import GamesRateThrottle
@@ -64,4 +66,51 @@ class ResultReportApi(APIView):
             "reason": report.reason,
             "reported_at": iso_utc(report.created_at),
         }
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+
+class ReviewAppealThrottle(GamesRateThrottle):
+    scope = "review_appeal"
+
+    def get_rate(self) -> str:
+        return settings.FAIRPLAY_APPEAL_RATE
+
+
+class ReviewAppealApi(APIView):
+    """Appeal the decision that took your ranked results off the boards: the case opens again for
+    a moderator (docs/fairplay.md, "Appeals")."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ReviewAppealThrottle]
+
+    @extend_schema_serializer(component_name="ReviewAppealInput")
+    class InputSerializer(serializers.Serializer):
+        why = serializers.CharField(max_length=500, help_text="Why the decision is wrong, in your words.")
+
+    @extend_schema_serializer(component_name="ReviewAppeal")
+    class OutputSerializer(serializers.Serializer):
+        case = serializers.IntegerField(help_text="The reopened case.")
+        state = serializers.ChoiceField(choices=["open"])
+        appealed_at = serializers.DateTimeField()
+
+    @extend_schema(
+        operation_id="review_appeal",
+        summary="Appeal a fair-play decision (signed in; a confirmed case of yours)",
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            403: OpenApiResponse(REFUSAL, description="Signed out (`not_authenticated`)."),
+            404: OpenApiResponse(
+                REFUSAL, description="No confirmed case of yours to appeal (`nothing_to_appeal`)."
+            ),
+            409: OpenApiResponse(
+                REFUSAL, description="Your appeal is waiting for a moderator (`appeal_open`)."
+            ),
+        },
+    )
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        decision = case_appeal(user=request.user, why=data.validated_data["why"])
+        answer = {"case": decision.case_id, "state": "open", "appealed_at": iso_utc(decision.decided_at)}
         return Response(answer, status=status.HTTP_201_CREATED)

@@ -28,6 +28,12 @@ class GameAnalysis(models.Model):
     verdicts = models.JSONField(default=list, blank=True)
     failure = models.CharField(max_length=300, blank=True)
     cpu_ms = models.PositiveIntegerField(null=True, blank=True)  # the analysis's own CPU time
+    # fairplay.scoring.game_score of the features: null until done (or failed).
+    score = models.FloatField(null=True, blank=True)
+    # The review case this game is evidence in (games.reviews): set when its score reached a threshold.
+    case = models.ForeignKey(
+        "games.ReplayFlag", null=True, blank=True, on_delete=models.SET_NULL, related_name="analyses"
+    )
     requested_at = models.DateTimeField()
     analysed_at = models.DateTimeField(null=True, blank=True)
 
@@ -63,3 +69,44 @@ class ResultReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of result {self.submission_id} ({self.reason})"
+
+
+class PlayerScore(models.Model):
+    """A player's running score (fairplay.cases.player_score_update): over their last
+    FAIRPLAY_SCORE_WINDOW analysed games, less those a moderator cleared."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="fairplay_score"
+    )
+    games = models.PositiveIntegerField(default=0)  # analysed games in the window
+    running = models.FloatField(default=0.0)  # their mean score
+    strong = models.PositiveIntegerField(default=0)  # of them, games at or above FAIRPLAY_MARK_SCORE
+    updated_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"user {self.user_id}: {self.running:.1f} over {self.games} ({self.strong} strong)"
+
+
+class CaseDecision(models.Model):
+    """One decision on a review case, who took it and why: the labels the thresholds are measured
+    against (`manage.py fairplay_calibration`)."""
+
+    class Action(models.TextChoices):
+        CLEAR = "clear", "Cleared: the results stay"
+        CONFIRM = "confirm", "Confirmed: the player's ranked results leave the boards"
+        APPEAL = "appeal", "Appealed by the player: reopened"
+
+    case = models.ForeignKey("games.ReplayFlag", on_delete=models.CASCADE, related_name="decisions")
+    action = models.CharField(max_length=8, choices=Action.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="case_decisions"
+    )
+    why = models.CharField(max_length=500)
+    level = models.CharField(max_length=8, blank=True)  # the case's level when decided
+    decided_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["decided_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"case {self.case_id}: {self.action}"

@@ -1,6 +1,6 @@
 """Players' reports of results (docs/fairplay.md, "Reports"): a signed-in player reports a result
-they can watch (a replay), never their own, once; the report asks for its analysis. A report
-decides nothing by itself."""
+they can watch (a replay), never their own, once; the report asks for its analysis and puts the
+result in the review queue (a case of reason "report"). A report decides nothing by itself."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import datetime as dt
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from fairplay.models import ResultReport
+from fairplay.models import GameAnalysis, ResultReport
 from fairplay.services import analysis_for_report
+from games.models import ReplayFlag
 from games.replays.selectors import ReplayHidden, replay_get
+from games.reviews import case_open
 from yukon_site.api_errors import ApplicationError
 
 
@@ -52,6 +54,8 @@ def result_report(
                 submission=submission, reporter=user, reason=reason, note=note.strip(), created_at=now
             )
             analysis_for_report(submission)
+            case = case_open(submission=submission, reason=ReplayFlag.Reason.REPORT)
+            GameAnalysis.objects.filter(submission=submission, case__isnull=True).update(case=case)
     except IntegrityError:
         raise AlreadyReported("You have reported this result already.") from None
     return report

@@ -18,11 +18,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from fairplay.cases import analysis_weigh
 from fairplay.features import game_features
 from fairplay.models import GameAnalysis
 from fairplay.verdicts import BUDGETS, Budget, game_verdicts
 from games.engine import IllegalMoveError, InvalidCodeError
 from games.models import Submission
+from games.reviews import player_results_hold
 from games.solver import SolverBug
 from games.task_queue import BROKER_ERRORS
 from yukon_site.celery import task_named
@@ -39,6 +41,12 @@ def analyses_request(*, submission_ids: list[int]) -> list[GameAnalysis]:
     asked = []
     submissions = Submission.objects.filter(pk__in=submission_ids, game__hidden=True).select_related("game")
     with transaction.atomic():
+        # A player a case holds: their new results join the withheld ones (on the boards since the
+        # settling's commit, a moment ago).
+        for user_id in set(
+            Submission.objects.filter(pk__in=submission_ids).values_list("user_id", flat=True)
+        ):
+            player_results_hold(user_id=user_id)
         for submission in submissions.order_by("pk"):
             reason = _reason(submission)
             if reason is not None and (analysis := _ask(submission, reason)) is not None:
@@ -120,8 +128,10 @@ def game_analyse(*, analysis_id: int) -> GameAnalysis | None:
             "verdicts": [] if verdicts is None else [verdict.to_dict() for verdict in verdicts.moves],
         }
     fields.update(cpu_ms=round((time.process_time() - started) * 1000), analysed_at=timezone.now())
-    GameAnalysis.objects.filter(pk=analysis.pk, state=GameAnalysis.State.QUEUED).update(**fields)
+    ran = GameAnalysis.objects.filter(pk=analysis.pk, state=GameAnalysis.State.QUEUED).update(**fields)
     analysis.refresh_from_db()
+    if ran and analysis.state == GameAnalysis.State.DONE:
+        analysis_weigh(analysis=analysis)
     return analysis
 
 

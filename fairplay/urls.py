@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from fairplay.apis import ResultReportApi
+from fairplay.apis import ResultReportApi, ReviewAppealApi
 
 urlpatterns = [
     path("replays/<int:submission_id>/reports/", ResultReportApi.as_view(), name="api-result-reports"),
+    path("fairplay/appeals/", ReviewAppealApi.as_view(), name="api-review-appeals"),
 ]

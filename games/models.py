@@ -130,6 +130,8 @@ class Submission(models.Model):
     engine_version = models.CharField(max_length=16, blank=True)
     settled_at = models.DateTimeField(null=True, blank=True)
     voided = models.BooleanField(default=False)
+    # Off the boards while its player's review case says so (games/reviews.py); cleared: back on.
+    withheld = models.BooleanField(default=False)
     ranks = models.JSONField(default=dict, blank=True)  # board key → rank reached, stored when settled
     ranks_of = models.JSONField(default=dict, blank=True)  # board key → entries on it then: a percentile
 
@@ -213,3 +215,56 @@ class CensusVerdict(models.Model):
 
     def __str__(self) -> str:
         return f"{self.census} {self.code}: {self.result}"
+
+
+class ReplayFlag(models.Model):
+    """A case of the review queue: a result (and its player) held for people to decide, never
+    decided by itself. Identical winning logs open one (leaderboard), fair play the others
+    (docs/fairplay.md, "The review queue"). Its table keeps the name it had under leaderboard/."""
+
+    class Reason(models.TextChoices):
+        IDENTICAL_LOG = "identical_log", "Identical to another player's log on the same deal"
+        ANALYSIS = "analysis", "The fair-play analysis of the player's games"
+        REPORT = "report", "Reported by a player"
+        COLLUSION = "collusion", "Accounts playing together"
+
+    class Level(models.TextChoices):
+        NONE = "", "None"
+        REPORT = "report", "Report: reviewed, results stay on the boards"
+        MARK = "mark", "Mark: results withheld until decided"
+
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        CLEARED = "cleared", "Cleared"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="replay_flags")
+    matches = models.ForeignKey(
+        Submission,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The earlier identical result.",
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="review_cases"
+    )
+    reason = models.CharField(max_length=20, choices=Reason.choices, default=Reason.IDENTICAL_LOG)
+    level = models.CharField(max_length=8, choices=Level.choices, blank=True, default=Level.NONE)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        db_table = "leaderboard_replayflag"
+        constraints = [models.UniqueConstraint(fields=["submission", "matches"], name="one_flag_per_pair")]
+        ordering = ["-created_at"]
+        verbose_name = "review case"
+        permissions = [("decide_replayflag", "Can clear, confirm or reopen a review case")]
+
+    def __str__(self) -> str:
+        if self.matches_id is not None:
+            return f"submission {self.submission_id} matches {self.matches_id}"
+        return f"case {self.pk}: {self.reason} ({self.state})"

@@ -1,7 +1,6 @@
 from django.contrib import admin
-from django.utils import timezone
 
-from leaderboard.models import BoardEntry, BoardRepair, ReplayFlag, SeasonSnapshot
+from leaderboard.models import BoardEntry, BoardRepair, SeasonSnapshot
 
 
 @admin.register(BoardEntry)
@@ -17,18 +16,6 @@ class BoardEntryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
-
-
-@admin.register(ReplayFlag)
-class ReplayFlagAdmin(admin.ModelAdmin):
-    list_display = ["submission", "matches", "reason", "created_at", "reviewed_at", "note"]
-    list_filter = ["reason", ("reviewed_at", admin.EmptyFieldListFilter)]
-    raw_id_fields = ["submission", "matches"]
-    actions = ["mark_reviewed"]
-
-    @admin.action(description="Mark as reviewed")
-    def mark_reviewed(self, request, queryset):
-        queryset.filter(reviewed_at__isnull=True).update(reviewed_at=timezone.now())
 
 
 @admin.register(BoardRepair)

@@ -1,5 +1,5 @@
-"""Leaderboard rows: one best entry per (board, player), flags for review, seasons' standings.
-(The daily deals are daily/'s.)
+"""Leaderboard rows: one best entry per (board, player), seasons' standings.
+(The daily deals are daily/'s; the review queue's ReplayFlag is games'.)
 
 PostgreSQL is the record; the Redis sorted sets (leaderboard/index/sorted_sets.py) are only an index of
 these rows and can always be rebuilt from them.
@@ -57,32 +57,6 @@ class LogFingerprint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.digest[:12]}"
-
-
-class ReplayFlag(models.Model):
-    """A result held for review: its log is identical to another player's on the same deal."""
-
-    class Reason(models.TextChoices):
-        IDENTICAL_LOG = "identical_log", "Identical to another player's log on the same deal"
-
-    submission = models.ForeignKey("games.Submission", on_delete=models.CASCADE, related_name="replay_flags")
-    matches = models.ForeignKey(
-        "games.Submission",
-        on_delete=models.CASCADE,
-        related_name="+",
-        help_text="The earlier identical result.",
-    )
-    reason = models.CharField(max_length=20, choices=Reason.choices, default=Reason.IDENTICAL_LOG)
-    created_at = models.DateTimeField(auto_now_add=True)
-    reviewed_at = models.DateTimeField(null=True, blank=True)
-    note = models.CharField(max_length=300, blank=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["submission", "matches"], name="one_flag_per_pair")]
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"submission {self.submission_id} matches {self.matches_id}"
 
 
 class BoardRepair(models.Model):

@@ -8,7 +8,7 @@ rewrites a snapshot; a result verified after it was taken still enters the live 
 
 Places are computed on read, in the boards' order (higher sort key first, then the lower user
 id), over the standings that still count: a player since deleted, suspended or deactivated, or
-a result since voided, leaves the standing, and the places below close up.
+a result since voided or withheld, leaves the standing, and the places below close up.
 """
 
 from __future__ import annotations
@@ -113,9 +113,13 @@ def player_seasons_snapshot(*, user_id: int, now: dt.datetime) -> None:
 
 def counted_standings(snapshot_id: int):
     """The standings of a snapshot that still count: players active and not suspended, results
-    not voided."""
+    not voided nor withheld (a fair-play case holds them: games/reviews.py)."""
     return SeasonStanding.objects.filter(
-        snapshot_id=snapshot_id, user__is_active=True, user__is_suspended=False, submission__voided=False
+        snapshot_id=snapshot_id,
+        user__is_active=True,
+        user__is_suspended=False,
+        submission__voided=False,
+        submission__withheld=False,
     )
 
 

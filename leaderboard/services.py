@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from games.models import Submission
+from games.models import ReplayFlag, Submission
 from games.selectors import code_is_whole
 from leaderboard.boards import boards_for_result, open_board_of, sort_key, truncate_to_second
 from leaderboard.index.base import EntryDetails, IndexChange
 from leaderboard.index.wiring import index_changes_schedule
-from leaderboard.models import BoardEntry, LogFingerprint, ReplayFlag
+from leaderboard.models import BoardEntry, LogFingerprint
 from leaderboard.selectors import board_sizes, entry_ranks
 
 logger = logging.getLogger(__name__)
@@ -38,6 +38,7 @@ def result_counts(submission: Submission) -> bool:
         and submission.won is True
         and not submission.assisted
         and not submission.voided
+        and not submission.withheld
         and submission.score is not None
         and submission.user_id is not None
         and not (submission.game_id is not None and submission.game.contest)
@@ -48,7 +49,12 @@ def counted_results():
     """Verified, won, non-assisted, non-voided, scored results, as a query (`result_counts` asks
     the same of one row, and a player besides)."""
     return Submission.objects.filter(
-        status=Submission.Status.VERIFIED, won=True, assisted=False, voided=False, score__isnull=False
+        status=Submission.Status.VERIFIED,
+        won=True,
+        assisted=False,
+        voided=False,
+        score__isnull=False,
+        withheld=False,
     ).exclude(game__contest__gt="")
 
 
@@ -195,7 +201,7 @@ def _identical_logs_flag(*, submissions: Sequence[Submission]) -> None:
     for submission in sorted(submissions, key=lambda s: s.pk):
         same = earlier[(submission.code, digests[submission.pk])]
         flags += [
-            ReplayFlag(submission=submission, matches_id=match)
+            ReplayFlag(submission=submission, matches_id=match, user_id=submission.user_id)
             for match, user_id in same
             if match != submission.pk and user_id != submission.user_id
         ]

@@ -8,6 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.reviews import player_review
 from games.selectors import submission_code_public, submission_deal_seeded
 from leaderboard.selectors import player_best_results
 from players.summaries import player_summary
@@ -61,7 +62,9 @@ class PlayerSummaryApi(APIView):
         description="Per rule set (`rules.classic`, `rules.relaxed`): figures, the best game, ranks now "
         "(`ranks`, `open_ranks`: all, season, week, day) and `best_season`, the best final place in a "
         'kept season, `{"rules": "classic", "season": "2026-11", "place": 37, "of": 12408, "score": 7109}` '
-        "or null; unranked wins and recent results. Examples: docs/leaderboards.md.",
+        "or null; unranked wins and recent results; `review`: null, or why a fair-play case keeps your "
+        'ranked results off the boards, `{"state": "under_review" | "confirmed", "reason": "analysis", '
+        '"since": "…"}`. Examples: docs/leaderboards.md.',
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):
@@ -74,7 +77,13 @@ class PlayerSummaryApi(APIView):
             "rules": summary["rules"],
             "unranked_wins": [result_data(request, result) for result in summary["unranked_wins"]],
             "recent": [result_data(request, result) for result in summary["recent"]],
+            "review": review_data(user),
         }
         return Response(data)
 
 
+def review_data(user) -> dict | None:
+    """Whether a fair-play case keeps the player's ranked results off the boards, and why, as codes
+    the page words (docs/fairplay.md, "What the player sees"); null: none does."""
+    review = player_review(user_id=user.pk)
+    return review and {**review, "since": iso_utc(review["since"])}

@@ -45,6 +45,7 @@ GAME_RULES_OPERATIONS = [
     "account_update",  # a display name nobody has; at least one field
     "account_delete",  # the account's own password
     "result_report",  # a result one may watch, not one's own, not reported yet
+    "review_appeal",  # a confirmed fair-play case of one's own, not appealed yet
 ]
 
 

@@ -1,6 +1,6 @@
 """Every page of the site on a 360×740 phone in each language: nothing scrolls sideways, no table
-scrolls inside its box, and no player's name or field's hint is cut short (frontend/urls.py, the account pages of
-accounts/ and allauth, yukon_site/urls.py's 404).
+scrolls inside its box, and no player's name or field's hint is cut short (frontend/urls.py, the
+account pages of accounts/ and allauth, yukon_site/urls.py's 404).
 
 One browser context a language visits every page: first signed out (sign-in, sign-up and the
 password pages), then signed in. The races, the replay and the boards are the real services' rows:
@@ -55,7 +55,8 @@ _MISFITS = """() => {
     const style = getComputedStyle(input);
     pen.font = style.font;
     const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    if (pen.measureText(input.placeholder).width > room + 1) problems.push(`the hint "${input.placeholder}" is cut short`);
+    const cut = pen.measureText(input.placeholder).width > room + 1;
+    if (cut) problems.push(`the hint "${input.placeholder}" is cut short`);
   }
   return problems;
 }"""

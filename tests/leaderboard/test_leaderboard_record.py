@@ -6,8 +6,9 @@ import pytest
 from django.db.models import Count
 from factories import WINNING_CODES, best_score, player_make, win
 
+from games.models import ReplayFlag
 from games.results import listeners_replaced
-from leaderboard.models import BoardEntry, ReplayFlag
+from leaderboard.models import BoardEntry
 from leaderboard.selectors import leaderboard_page
 
 pytestmark = pytest.mark.django_db

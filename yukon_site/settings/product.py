@@ -252,6 +252,20 @@ if FAIRPLAY_VERDICT_BUDGET not in {"default", "lab", "off"}:
     raise ImproperlyConfigured("FAIRPLAY_VERDICT_BUDGET is default, lab or off.")
 # Reports a player may send (POST /api/replays/<id>/reports/), a DRF rate string.
 FAIRPLAY_REPORT_RATE = env.str("THROTTLE_RESULT_REPORT", default="10/hour")
+# The review queue's two thresholds on a game's score (fairplay/scoring.py; docs/fairplay.md, "The
+# score"). Report: a game at or above it is evidence in the player's case, results stay on the
+# boards. Mark: FAIRPLAY_MARK_GAMES games at or above FAIRPLAY_MARK_SCORE among the player's last
+# FAIRPLAY_SCORE_WINDOW analysed games withhold their ranked results until a moderator decides.
+FAIRPLAY_REPORT_SCORE = env.float("FAIRPLAY_REPORT_SCORE", default=30.0)
+FAIRPLAY_MARK_SCORE = env.float("FAIRPLAY_MARK_SCORE", default=50.0)
+FAIRPLAY_MARK_GAMES = env.int("FAIRPLAY_MARK_GAMES", default=3)
+FAIRPLAY_SCORE_WINDOW = env.int("FAIRPLAY_SCORE_WINDOW", default=20)
+if FAIRPLAY_MARK_GAMES < 2 or FAIRPLAY_SCORE_WINDOW < FAIRPLAY_MARK_GAMES:
+    raise ImproperlyConfigured(
+        "One game never marks anyone: FAIRPLAY_MARK_GAMES ≥ 2, and ≤ FAIRPLAY_SCORE_WINDOW."
+    )
+# Appeals a player may send (POST /api/fairplay/appeals/), a DRF rate string.
+FAIRPLAY_APPEAL_RATE = env.str("THROTTLE_REVIEW_APPEAL", default="3/day")
 CELERY_BEAT_SCHEDULE.update(
     {"fairplay-analyses-sweep": {"task": "fairplay.analyses_sweep", "schedule": 600}},
 )

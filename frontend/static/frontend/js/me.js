@@ -3,7 +3,7 @@
 // /api/me/, and every game they finished, newest first, from GET /api/submissions/ (its `next`
 // link for more). Signed out: a prompt.
 
-import { api, apiPath } from "./api.js";
+import { api, apiPath, refusalText } from "./api.js";
 import { shownBest } from "./bests.js";
 import { boardLink, $, RULE_NAMES, el, formatDuration, formatNumber, formatRate, formatWhen, topPercentText } from "./dom.js";
 import { intlLocale, t } from "./i18n.js";
@@ -184,6 +184,26 @@ function gameItem(submission) {
   );
 }
 
+// A fair-play case that keeps the player's ranked results off the boards (`review` of /api/me/):
+// why, in words, and for a decision already made, the appeal (POST /api/fairplay/appeals/).
+function showReview(review) {
+  const box = $("[data-review]");
+  box.hidden = review === null;
+  if (review === null) return;
+  const reason = t(`me.review.reasons.${review.reason}`);
+  $("[data-review-text]", box).textContent = t(`me.review.${review.state}`, { reason });
+  const form = $("[data-appeal]", box);
+  form.hidden = review.state !== "confirmed";
+  $("[data-appeal-send]", form).textContent = t("me.review.appeal");
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const why = form.elements.why.value.trim();
+    const answer = await api("/api/fairplay/appeals/", { method: "POST", body: { why } });
+    $("[data-appeal-said]", box).textContent = answer.ok ? t("me.review.appealSent") : refusalText(answer.data, answer.status);
+    if (answer.ok) form.hidden = true;
+  };
+}
+
 class MePage {
   async start() {
     const { account, fresh } = await startPage();
@@ -208,6 +228,7 @@ class MePage {
       return;
     }
     $("[data-me-title]").textContent = me.data.player.name;
+    showReview(me.data.review ?? null);
     document.title = t("me.title", { player: me.data.player.name });
     $("[data-figures]").replaceChildren(...Object.entries(me.data.rules).map(([rules, figures]) => rulesCard(rules, figures, shownBest(rules))));
     this.#showDevice();
