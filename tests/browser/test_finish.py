@@ -34,7 +34,17 @@ DOUBLE_PRESS_MS = int(re.search(r"const DOUBLE_PRESS_MS = (\d+);", FINISH_JS)[1]
 MIN_GAP_MS = 200  # the pace docs/ui.md promises, above the server's timing checks
 LANGUAGES = {"en": "Finish", "ms": "Selesaikan", "hi": "पूरा करें", "tl": "Tapusin"}
 
-CODE, LINE = load_wins()[0]  # YU1-C-AAAAAAA and a win of it
+CODE, LINE = load_wins()[0]
+# The action bar's buttons whose words touch their edges or take more than two lines.
+CRAMPED_BUTTONS = """() => [...document.querySelectorAll("nav.actions button")].flatMap((button) => {
+  const box = button.getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(button);
+  const text = range.getBoundingClientRect();
+  const lines = [...range.getClientRects()].map((rect) => Math.round(rect.top));
+  const touching = text.left < box.left + 2 || text.right > box.right - 2;
+  return touching || new Set(lines).size > 2 ? [button.textContent.trim()] : [];
+})"""  # YU1-C-AAAAAAA and a win of it
 
 
 def first_finish() -> int:
@@ -271,6 +281,9 @@ def test_the_finish_button_in_each_language_fits_a_phone_and_passes_axe(
     expect(button).to_be_visible()
     box = button.bounding_box()
     assert 0 <= box["x"] and box["x"] + box["width"] <= 360, box
+    # Above the action bar, whose buttons have room for their words (one row or two).
+    assert box["y"] + box["height"] <= page.locator("nav.actions").bounding_box()["y"]
+    assert page.evaluate(CRAMPED_BUTTONS) == [], language
     scroll = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert scroll[0] <= scroll[1]
     page.evaluate("() => document.fonts.ready")
