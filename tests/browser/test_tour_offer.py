@@ -103,3 +103,21 @@ def test_no_thanks_or_a_first_move_ends_the_offer(live_server, browser, page: Pa
         expect(other.locator(OFFER)).to_be_hidden()
     finally:
         other_context.close()
+
+
+@pytest.mark.parametrize("width", [360, 1366])
+def test_a_notice_while_the_tour_is_offered_shows_above_the_offer(live_server, browser, artifacts_dir, width):
+    """Signed out, a newcomer presses Hint while the walkthrough is offered: the answer (sign in
+    to get hints) is drawn above the offer, both readable, never one over the other."""
+    context = browser.new_context(viewport={"width": width, "height": 740 if width == 360 else 768})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector(READY)
+    offer = page.locator(OFFER)
+    expect(offer).to_be_visible()
+    page.get_by_role("button", name="Hint").click()
+    notice = page.locator("[data-notice]")
+    expect(notice).to_contain_text("sign in to get them")
+    assert layout_problems(page, f"{OFFER}, [data-notice]", hit_test=False) == []
+    page.screenshot(path=artifacts_dir / f"tour-offer-notice-{width}.png")
+    context.close()

@@ -54,8 +54,17 @@ export class Notices {
     }
     this.notice.dataset.kind = kind;
     this.notice.dataset.refusal = code;
+    this.#keepClear();
     this.notice.hidden = false;
     this.#timer = setTimeout(() => this.clear(), code || link ? RULE_NOTICE_MS : NOTICE_MS);
+  }
+
+  // Above a panel fixed at the foot of the page (the walkthrough's offer: data-notice-clear),
+  // never drawn over it: both would be unreadable.
+  #keepClear() {
+    const panels = [...document.querySelectorAll("[data-notice-clear]")].filter((panel) => !panel.hidden);
+    const top = Math.min(...panels.map((panel) => panel.getBoundingClientRect().top));
+    this.notice.style.bottom = panels.length ? `${Math.round(innerHeight - top + 8)}px` : "";
   }
 
   clear() {
