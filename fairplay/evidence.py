@@ -12,9 +12,11 @@ from django.conf import settings
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from accounts.devices import SIGHTINGS_KEPT
+from fairplay.collusion import browsers_shared, case_kind
 from fairplay.models import CaseDecision, GameAnalysis
 from fairplay.scoring import game_score
-from games.models import ReplayFlag
+from games.models import ReplayFlag, Submission
 
 FEATURES = (
     "hidden_edge", "hidden_edges", "top_choice_share", "blunders", "contested", "searched",
@@ -103,7 +105,7 @@ def move_chart(analysis: GameAnalysis) -> SafeString:
         '<text x="{pad}" y="{label}" font-size="11">moves 1–{n}</text>{bars}</svg>',
         w=WIDTH,
         h=HEIGHT,
-        id=analysis.pk,
+        id=analysis.pk or f"r{analysis.submission_id}",  # a result never analysed: by its id
         sub=analysis.submission_id,
         n=len(rows),
         lo=PAUSE_MIN,
@@ -158,8 +160,11 @@ def feature_comparison(analysis: GameAnalysis) -> list[tuple[str, object, float 
 
 def case_evidence(case: ReplayFlag) -> SafeString:
     """The whole screen's evidence: per game the replay link, the score and why, the chart, the
-    features against history; then the decisions on the player's cases."""
+    features against history; then the decisions on the player's cases. A collusion case shows
+    its two results side by side first."""
     parts = [_game_evidence(analysis) for analysis in case_analyses(case)]
+    if case.reason == ReplayFlag.Reason.COLLUSION:
+        parts.insert(0, collusion_sides(case))
     decisions = (
         CaseDecision.objects.filter(case__user_id=case.user_id).select_related("by").order_by("-decided_at")
     )
@@ -208,6 +213,51 @@ def _game_evidence(analysis: GameAnalysis) -> SafeString:
         reasons=reasons or mark_safe("<li>no feature raised it</li>"),
         chart=move_chart(analysis),
         rows=rows,
+    )
+
+
+def collusion_sides(case: ReplayFlag) -> SafeString:
+    """Both accounts' results side by side: player, replay link, key figures and the chart of
+    each (its analysis's verdicts when there is one, else the pauses alone)."""
+    sides = [s for s in (case.submission, case.matches) if s is not None]
+    shared = browsers_shared(sides[0].user_id, sides[1].user_id) if len(sides) == 2 else 0
+    columns = format_html_join("", "{}", ((_side(s),) for s in sides))
+    return format_html(
+        "<section><h3>Two accounts: {kind}</h3><p>{note}</p><p>Browsers seen with both accounts "
+        "(device key hashes, last {days} days): {shared}</p>"
+        '<div class="fairplay-sides" style="display:flex;gap:1em;flex-wrap:wrap">{columns}</div></section>',
+        kind=case_kind(case) or "collusion",
+        note=case.note,
+        days=SIGHTINGS_KEPT.days,
+        shared=shared,
+        columns=columns,
+    )
+
+
+def _side(result: Submission) -> SafeString:
+    analysis = getattr(result, "analysis", None) or GameAnalysis(submission=result, verdicts=[])
+    game = result.game
+    where = f"daily deal of {game.daily_date}" if game and game.daily_date else (game and game.contest) or "—"
+    figures = (
+        ("Player", result.user),
+        ("Played", where),
+        ("Won", "yes" if result.won else "no"),
+        ("Moves", result.moves),
+        ("Play time (s)", round(result.duration_ms / 1000, 1)),
+        ("Score", result.score),
+        ("Received", result.received_at.strftime("%Y-%m-%d %H:%M:%S")),
+        ("Analysis score", analysis.score),
+    )
+    rows = format_html_join(
+        "", "<tr><th scope='row'>{}</th><td>{}</td></tr>", ((k, _shown(v)) for k, v in figures)
+    )
+    return format_html(
+        '<div class="fairplay-side" style="flex:1 1 22em;min-width:0" data-result="{sub}">'
+        '<h4>{user}: result {sub}, <a href="/replay/{sub}">replay</a></h4><table>{rows}</table>{chart}</div>',
+        sub=result.pk,
+        user=result.user,
+        rows=rows,
+        chart=move_chart(analysis),
     )
 
 

@@ -266,6 +266,21 @@ if FAIRPLAY_MARK_GAMES < 2 or FAIRPLAY_SCORE_WINDOW < FAIRPLAY_MARK_GAMES:
     )
 # Appeals a player may send (POST /api/fairplay/appeals/), a DRF rate string.
 FAIRPLAY_APPEAL_RATE = env.str("THROTTLE_REVIEW_APPEAL", default="3/day")
+# Two accounts of one person (fairplay/collusion.py; docs/fairplay.md, "Collusion"), each a case
+# of level report (it withholds nothing). Rating fed: two accounts of one browser met in this many
+# races or challenges or more, and one lost each time, within FAIRPLAY_FEED_LOSS_MS of play (a real
+# attempt at a lost deal takes minutes).
+FAIRPLAY_FEED_MEETINGS = env.int("FAIRPLAY_FEED_MEETINGS", default=3)
+FAIRPLAY_FEED_LOSS_MS = env.int("FAIRPLAY_FEED_LOSS_MS", default=120_000)
+# Lockstep: two seats of one deal whose page times stay within the tolerance of each other at
+# FAIRPLAY_LOCKSTEP_SHARE of the longer log's moves, over FAIRPLAY_LOCKSTEP_MIN_MOVES moves at least.
+FAIRPLAY_LOCKSTEP_TOLERANCE_MS = env.int("FAIRPLAY_LOCKSTEP_TOLERANCE_MS", default=500)
+FAIRPLAY_LOCKSTEP_MIN_MOVES = env.int("FAIRPLAY_LOCKSTEP_MIN_MOVES", default=20)
+FAIRPLAY_LOCKSTEP_SHARE = env.float("FAIRPLAY_LOCKSTEP_SHARE", default=0.9)
+if FAIRPLAY_FEED_MEETINGS < 2 or FAIRPLAY_LOCKSTEP_MIN_MOVES < 10:
+    raise ImproperlyConfigured(
+        "One meeting is no pattern: FAIRPLAY_FEED_MEETINGS ≥ 2, FAIRPLAY_LOCKSTEP_MIN_MOVES ≥ 10."
+    )
 CELERY_BEAT_SCHEDULE.update(
     {"fairplay-analyses-sweep": {"task": "fairplay.analyses_sweep", "schedule": 600}},
 )
