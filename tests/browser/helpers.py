@@ -114,6 +114,20 @@ def assert_shows(page: Page, game: Game, *, hidden: bool = False) -> None:
     }
 
 
+def resume_saved(page: Page, base_url: str, code: str, tokens: list[str]) -> None:
+    """Open the deal of `code` with `tokens` played, as the device keeps a game in progress
+    (`yukon.game.v1`, 300 ms a move; a reload resumes it), and wait until the table is playable."""
+    page.goto(f"{base_url}/help")
+    saved = {
+        "code": code, "log": tokens, "moveTimes": [300 * i for i in range(len(tokens))],
+        "elapsedMs": 300 * len(tokens), "resultId": None, "issued": None, "origin": "code",
+        "assisted": False, "revealed": [],
+    }  # fmt: skip
+    page.evaluate("(saved) => localStorage.setItem('yukon.game.v1', JSON.stringify(saved))", saved)
+    page.goto(f"{base_url}/play/{code}")
+    page.wait_for_selector(READY)
+
+
 def open_game(page: Page, base_url: str, code: str) -> None:
     """Open the deal of `code` through its share link and wait until the table is playable.
 

@@ -14,6 +14,7 @@ from helpers import (
     WIN,
     open_game,
     play_token,
+    resume_saved,
     stoppable_server,  # noqa: F401 (the `server` fixture)
     wait_for_moves,
     wait_for_the_worker,
@@ -34,16 +35,8 @@ CODE, LINE = load_wins()[0]
 def win_the_last_move(page: Page, base_url: str) -> None:
     """The game of CODE one move before its win, kept as the device keeps it; the last move won."""
     page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{base_url}/help")
     before = LINE[:-1]
-    saved = {
-        "code": CODE, "log": before, "moveTimes": [300 * (i + 1) for i in range(len(before))],
-        "elapsedMs": 300 * len(before), "resultId": None, "issued": None, "origin": "code",
-        "assisted": False, "revealed": [],
-    }  # fmt: skip
-    page.evaluate("(saved) => localStorage.setItem('yukon.game.v1', JSON.stringify(saved))", saved)
-    page.goto(f"{base_url}/play/{CODE}")
-    page.wait_for_selector(READY)
+    resume_saved(page, base_url, CODE, before)
     game = Game(CODE)
     for token in before:
         game.play(token)
