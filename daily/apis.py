@@ -11,6 +11,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from daily.selectors import daily_games_played
 from daily.services import daily_deal_pick, daily_game_issue
 from games.hidden.serializers import HeldHiddenGameOutputSerializer
 from leaderboard.boards import DAILY_PREFIX, RULES, daily_board
@@ -37,6 +38,13 @@ class DailyDealApi(APIView):
             code = serializers.CharField(allow_null=True, help_text="null while the day lasts")
             board = serializers.CharField(help_text="The day's board of this daily deal.")
             leaderboard_url = serializers.URLField()
+            played = serializers.BooleanField(
+                help_text="The signed-in player's game of it is over (one a day); false signed out."
+            )
+            your_replay_url = serializers.CharField(
+                allow_null=True,
+                help_text="The page of the signed-in player's own verified win of it, else null.",
+            )
 
         date = serializers.DateField()
         ends_at = serializers.DateTimeField()
@@ -52,6 +60,7 @@ class DailyDealApi(APIView):
             # its first read when beat has not picked it ahead (make run has no beat).
             daily_deal_pick(date=today, rules=rules)
         ends_at = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
+        played = daily_games_played(user=request.user, date=today)
         data = {
             "date": today.isoformat(),
             "ends_at": iso_utc(ends_at),
@@ -61,6 +70,8 @@ class DailyDealApi(APIView):
                     "code": None,
                     "board": daily_board(rules, today),
                     "leaderboard_url": _daily_board_url(request, rules, today),
+                    "played": rules in played,
+                    "your_replay_url": played.get(rules),
                 }
                 for rules in RULES
             ],

@@ -53,6 +53,8 @@ CLASSIC_SCRIPTS = {"frontend/js/early_presses.js"}
 NOT_IN_SHELL = {"frontend/js/sw.js", "frontend/css/swagger.css"}
 # Data that modules fetch by a relative URL (the table's catalogs): never a hashed name.
 FETCHED_BY_MODULES = "frontend/js/i18n/"
+# The boards /leaderboard shows (`?deals=`), the first by default: as leaderboard.js's DEALS.
+LEADERBOARD_DEALS = ("hidden", "open", "races")
 # The pages the service worker keeps, by the URL it caches each under (see sw.js).
 PAGE_SHELLS = ["/", "/leaderboard", "/me", "/replay/", "/help"]
 BUILD_HEADER = "X-Yukon-Build"
@@ -145,8 +147,19 @@ def play(request: HttpRequest, code: str | None = None) -> HttpResponse:
 @require_safe
 @ensure_csrf_cookie
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """/leaderboard: global boards, around me, the daily deal, a deal's board (`?deal=<code>`)."""
-    return _shell(request, "frontend/leaderboard.html")
+    """/leaderboard: global boards, around me, the daily deal, a deal's board (`?deal=<code>`).
+    The boards asked for (`?deals=`) are named in the markup already: nothing shifts when the
+    page's script would have renamed them."""
+    deals = request.GET.get("deals")
+    deals = deals if deals in LEADERBOARD_DEALS else LEADERBOARD_DEALS[0]
+    words = table_text(get_language())["leaderboard"]
+    kind = deals.capitalize()
+    context = {
+        "deals": deals,
+        "deals_heading": (f"leaderboard.heading{kind}", words[f"heading{kind}"]),
+        "deals_about": (f"leaderboard.about{kind}", words[f"about{kind}"]),
+    }
+    return _shell(request, "frontend/leaderboard.html", context)
 
 
 @require_safe

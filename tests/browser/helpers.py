@@ -114,6 +114,16 @@ def assert_shows(page: Page, game: Game, *, hidden: bool = False) -> None:
     }
 
 
+def finish_offered_after(code: str, tokens: list[str]) -> int:
+    """How many tokens of the win `tokens` lead to the first position where Finish is offered."""
+    game = Game(code)
+    for played, token in enumerate(tokens):
+        if game.finish_moves() is not None:
+            return played
+        game.play(token)
+    raise AssertionError("the win never offers a finish")
+
+
 def resume_saved(page: Page, base_url: str, code: str, tokens: list[str]) -> None:
     """Open the deal of `code` with `tokens` played, as the device keeps a game in progress
     (`yukon.game.v1`, 300 ms a move; a reload resumes it), and wait until the table is playable."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import sign_in
+from helpers import TABLE, play_token, sign_in, wait_for_moves
 from playwright.sync_api import Page, expect
 from watch import watch_for_problems
 
@@ -36,6 +36,14 @@ def create_race(
     page.wait_for_url(f"{base_url}/race/*")
     view_is(page, "lobby")
     return page.locator(ROOM).get_attribute("data-race-id")
+
+
+def play_tokens(page: Page, game, tokens: list[str]) -> None:
+    """Play `tokens` on the seat's table by gestures, each once the card it needs is turned up."""
+    for token in tokens:
+        expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true")
+        play_token(page, game, token)
+        wait_for_moves(page, game.moves_made)
 
 
 def player_item(page: Page, name: str):

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import BAR, READY, WIN, play_token, wait_for_moves
+from helpers import BAR, READY, WIN, finish_offered_after, play_token, resume_saved, wait_for_moves
 from playwright.sync_api import Page, expect
 
 from games.engine import Game, verify
@@ -47,17 +47,7 @@ CRAMPED_BUTTONS = """() => [...document.querySelectorAll("nav.actions button")].
 })"""  # YU1-C-AAAAAAA and a win of it
 
 
-def first_finish() -> int:
-    """How many tokens of the win lead to the first position that finish_moves offers."""
-    game = Game(CODE)
-    for played, token in enumerate(LINE):
-        if game.finish_moves() is not None:
-            return played
-        game.play(token)
-    raise AssertionError("the win never offers a finish")
-
-
-FIRST = first_finish()
+FIRST = finish_offered_after(CODE, LINE)
 
 
 @pytest.fixture
@@ -71,15 +61,7 @@ def resume(page: Page, base_url: str, tokens: list[str], *, motion: bool = False
     """The game of CODE with `tokens` played, as the device kept it (a reload resumes it)."""
     if not motion:
         page.emulate_media(reduced_motion="reduce")
-    page.goto(f"{base_url}/help")
-    saved = {
-        "code": CODE, "log": tokens, "moveTimes": [300 * i for i in range(len(tokens))],
-        "elapsedMs": 300 * len(tokens), "resultId": None, "issued": None, "origin": "code",
-        "assisted": False, "revealed": [],
-    }  # fmt: skip
-    page.evaluate("(saved) => localStorage.setItem('yukon.game.v1', JSON.stringify(saved))", saved)
-    page.goto(f"{base_url}/play/{CODE}")
-    page.wait_for_selector(READY)
+    resume_saved(page, base_url, CODE, tokens)
     game = Game(CODE)
     for token in tokens:
         game.play(token)

@@ -11,18 +11,24 @@ import re
 import pytest
 from helpers import (
     BAR,
-    TABLE,
     asgi_server_fixture,  # noqa: F401 (the asgi_server fixture)
     dealt_as_hidden,
     issue_only,
     make_player,
-    play_token,
     sign_in,
-    wait_for_moves,
     winning_game,
 )
 from playwright.sync_api import Page, expect
-from race_pages import ROOM, create_race, finished_race, opponent, player_item, second_player, view_is
+from race_pages import (
+    ROOM,
+    create_race,
+    finished_race,
+    opponent,
+    play_tokens,
+    player_item,
+    second_player,
+    view_is,
+)
 
 from games.engine import Game
 
@@ -101,13 +107,6 @@ def assert_fits(page: Page) -> None:
             document.documentElement.clientWidth + 1).slice(0, 5).map((e) => e.outerHTML.slice(0, 120))"""
     )
     assert overflow <= 0, f"the page is {overflow} px wider than the screen: {wide}"
-
-
-def play_tokens(page: Page, game: Game, tokens: list[str]) -> None:
-    for token in tokens:
-        expect(page.locator(TABLE)).not_to_have_attribute("data-turning", "true")
-        play_token(page, game, token)
-        wait_for_moves(page, game.moves_made)
 
 
 def test_two_players_race_from_the_lobby_to_the_results_and_a_rematch(

@@ -38,8 +38,9 @@ export class Finisher {
     document.addEventListener("keydown", (event) => event.key === "Escape" && this.stop());
     document.addEventListener("visibilitychange", () => document.hidden && this.stop());
     addEventListener("pagehide", () => this.stop());
-    const banner = $('[data-dialog="win"]');
-    this.celebrated = [table, banner];
+    const banner = $('[data-dialog="win"]'); // the game page's; a race shows its results instead
+    this.celebrated = banner ? [table, banner] : [table];
+    if (!banner) return;
     const suits = document.createElement("div");
     suits.className = "win-suits";
     suits.setAttribute("aria-hidden", "true");
@@ -53,7 +54,8 @@ export class Finisher {
 
   /** Finish offered: the game can be won by foundation moves alone, and nothing else is going on. */
   #offered(session) {
-    return !session.won && session.awaitingReveal === null && !this.app.walkthrough.active && session.game.finishMoves() !== null;
+    // `locked`: a race table that takes no more moves; a race has no walkthrough.
+    return !session.won && !this.app.locked && session.awaitingReveal === null && !this.app.walkthrough?.active && session.game.finishMoves() !== null;
   }
 
   /** After every render: the button shown or hidden, a finish stopped if the game moved under it. */

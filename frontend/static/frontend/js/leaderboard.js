@@ -6,22 +6,36 @@
 
 import { api } from "./api.js";
 import { showBoard, showRatingBoard } from "./boards.js";
-import { $, $$, RULE_NAMES, el, formatNumber, sentence } from "./dom.js";
+import { $, $$, RULE_NAMES, el, formatNumber, replayEarlyPresses, sentence } from "./dom.js";
 import { parseCode } from "./engine.js";
 import { codeErrorText, t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
+import { offerReportLinks } from "./report.js";
 
 const RULES = ["classic", "relaxed"];
 const PERIODS = ["all", "season", "week", "day"];
 // The API's `deals` (hidden-card games, or open deals), or the race ratings (their own API).
 const DEALS = ["hidden", "open", "races"];
 const ABOUT = { hidden: "leaderboard.aboutHidden", open: "leaderboard.aboutOpen", races: "leaderboard.aboutRaces" };
+const HEADING = { hidden: "leaderboard.headingHidden", open: "leaderboard.headingOpen", races: "leaderboard.headingRaces" };
 const EMPTY = {
   hidden: { all: "leaderboard.emptyAll", season: "leaderboard.emptySeason", week: "leaderboard.emptyWeek", day: "leaderboard.emptyDay" },
   open: { all: "leaderboard.emptyOpenAll", season: "leaderboard.emptyOpenSeason", week: "leaderboard.emptyOpenWeek", day: "leaderboard.emptyOpenDay" },
 };
 const PAGE_SIZE = 25;
 const DAILY_PAGE_SIZE = 10; // the daily board, above the others: its top ten
+
+// A daily deal's Play, or, once the player has played it (one game a day), "Played" (opening the
+// game as it ended, with the game page's word on one game a day) and their verified win to watch.
+function dailyPlay(deal) {
+  const rules = RULE_NAMES[deal.rules] ?? deal.rules;
+  const href = `/?daily=${deal.rules}`;
+  if (!deal.played) return [el("a", { class: "button primary", href, dataset: { dailyPlay: deal.rules } }, t("leaderboard.play"))];
+  return [
+    el("a", { class: "button daily-played", href, title: t("leaderboard.dailyPlayedTitle", { rules }), dataset: { dailyPlayed: deal.rules } }, t("leaderboard.dailyPlayed")),
+    deal.your_replay_url && el("a", { class: "button", href: deal.your_replay_url, dataset: { dailyReplay: deal.rules } }, t("leaderboard.dailyReplay")),
+  ];
+}
 
 class LeaderboardPage {
   constructor() {
@@ -44,11 +58,13 @@ class LeaderboardPage {
     }
     this.#bind();
     this.#markChoices();
+    replayEarlyPresses(); // the choices listen now
   }
 
   async start() {
     const { account } = await startPage();
     this.account = account;
+    for (const board of $$("[data-board]")) offerReportLinks(board, { signedIn: Boolean(account) }); // report.js
     if (!account) this.around = false;
     this.#markChoices();
     await this.load();
@@ -105,9 +121,10 @@ class LeaderboardPage {
     $("[data-period-choices]").hidden = races;
     $("[data-around-choice]").hidden = races || !this.account;
     // data-i18n too, so that a page translated again (i18n.js) keeps saying which games it ranks.
-    const about = $("[data-deals-about]");
-    about.dataset.i18n = ABOUT[this.deals];
-    about.textContent = t(ABOUT[this.deals]);
+    for (const [element, words] of [[$("[data-deals-about]"), ABOUT], [$("[data-deals-heading]"), HEADING]]) {
+      element.dataset.i18n = words[this.deals];
+      element.textContent = t(words[this.deals]);
+    }
   }
 
   // The choice in the address, so that it can be shared and survives a reload.
@@ -215,7 +232,7 @@ class LeaderboardPage {
           el(
             "p",
             { class: "daily-actions" },
-            el("a", { class: "button primary", href: `/?daily=${deal.rules}`, dataset: { dailyPlay: deal.rules } }, t("leaderboard.play")),
+            ...dailyPlay(deal),
             el("button", { type: "button", class: "button", dataset: { dailyBoard: deal.rules }, "aria-pressed": "false" }, t("leaderboard.board")),
           ),
         ),

@@ -7,6 +7,7 @@ import { checkDeal, commitmentHolds } from "./fairness.js";
 import { t } from "./i18n.js";
 import { isChallenge } from "./race_challenge.js";
 import { byPlace, placeRow } from "./race_views.js";
+import { offerReportLinks } from "./report.js";
 
 export class RaceResults {
   #check = null; // the deal check shown: "<code>:<secret>"
@@ -21,6 +22,7 @@ export class RaceResults {
    */
   draw(race, { me, signedIn, knownDeal }) {
     $("[data-race-places]", this.root).replaceChildren(...byPlace(race.players).map(placeRow));
+    offerReportLinks($("[data-race-places]", this.root), { signedIn }); // report.js: rows with a replay
     $("[data-race-places-note]", this.root).textContent = t(race.places_final ? "race.placesFinal" : "race.placesPending");
     this.#drawRematch(race, { me, signedIn });
     if (isChallenge(race)) {

@@ -3,8 +3,10 @@
 // the outbox with its game id). Apart from the game page's: the game is kept under a key of its
 // own (never the page's current game), never touches the pool of ranked deals, and the table
 // locks when the race is over. After every move the page's log goes to the race (onProgress).
+// Finish (finish.js) as on the game page: the button and E, each move played as a tap.
 
 import { Dealer } from "./dealer.js";
+import { Finisher, isFinishKey } from "./finish.js";
 import { t } from "./i18n.js";
 import { recordedGame } from "./reveals.js";
 import { Session } from "./session.js";
@@ -46,7 +48,9 @@ export class RaceTable extends TableController {
     this.onProgress = onProgress;
     this.onWon = onWon;
     this.dealer = new Dealer({ accountOf, clientVersion });
+    this.finisher = new Finisher(this);
     this.undoButton.addEventListener("click", () => this.undo());
+    this.finisher.button.addEventListener("click", () => this.finisher.press());
     document.addEventListener("keydown", (event) => this.#globalKey(event));
     document.addEventListener("visibilitychange", () => {
       this.session?.setVisible(!document.hidden);
@@ -99,6 +103,7 @@ export class RaceTable extends TableController {
     this.dropSelection();
     this.session?.clock.stop();
     this.table.root.dataset.locked = "true";
+    this.finisher.stop();
     if (this.session) this.render(); // a player watching has no game to draw
   }
 
@@ -120,6 +125,7 @@ export class RaceTable extends TableController {
   render() {
     super.render();
     if (this.locked) this.undoButton.disabled = true;
+    this.finisher.refresh();
   }
 
   save() {
@@ -160,6 +166,9 @@ export class RaceTable extends TableController {
     if (undo || ((event.key === "u" || event.key === "U") && !event.ctrlKey && !event.metaKey && !event.altKey)) {
       event.preventDefault();
       this.undo();
+    } else if (isFinishKey(event)) {
+      event.preventDefault();
+      this.finisher.press();
     } else if (event.key === "Escape") {
       this.dropSelection();
     }

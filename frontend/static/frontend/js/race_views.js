@@ -44,6 +44,10 @@ function playerData(player) {
   };
 }
 
+// Online or away while in the race; a player who is out has left it: no dot (its room kept, so
+// the names stay in line).
+const onlineDot = (player) => el("span", { class: "race-dot", dataset: { connected: String(Boolean(player.connected)), out: String(player.status === "out") } });
+
 const hasFigures = (player) => player.moves !== null && player.moves !== undefined;
 
 /** One player of the lobby (with the figures once the race has begun). */
@@ -54,11 +58,11 @@ export function lobbyPlayer(player, race) {
     el(
       "p",
       { class: "race-player-head" },
-      el("span", { class: "race-dot", dataset: { connected: String(Boolean(player.connected)) } }),
+      onlineDot(player),
       el("strong", { class: "race-name" }, player.name),
       player.you && el("span", { class: "muted" }, `(${t("race.you")})`),
       player.host && race.kind !== "challenge" && el("span", { class: "badge race-host" }, t("race.host")),
-      !player.connected && el("span", { class: "muted race-away" }, t("race.away")),
+      !player.connected && player.status !== "out" && el("span", { class: "muted race-away" }, t("race.away")),
       el("span", { class: "race-rating muted" }, rating(player)),
     ),
     race.state !== "lobby" && el("div", { class: "race-player-figures" }, statusBadge(player.status), hasFigures(player) && figures(player)),
@@ -70,7 +74,7 @@ export function opponentChip(player) {
   return el(
     "li",
     { class: "race-opponent", dataset: { ...playerData(player), opponent: player.name } },
-    el("p", { class: "race-opponent-head" }, el("span", { class: "race-dot", dataset: { connected: String(Boolean(player.connected)) } }), el("strong", { class: "race-name" }, player.name), statusBadge(player.status)),
+    el("p", { class: "race-opponent-head" }, onlineDot(player), el("strong", { class: "race-name" }, player.name), statusBadge(player.status)),
     figures(player),
   );
 }

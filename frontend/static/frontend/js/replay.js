@@ -10,6 +10,7 @@ import { $, $$, RULE_NAMES, formatDuration, formatNumber, formatWhen, replayEarl
 import { Game } from "./engine.js";
 import { t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
+import { offerReport } from "./report.js";
 import { Table } from "./table.js";
 
 const MAX_PAUSE_MS = 5000;
@@ -122,6 +123,7 @@ class Replay {
     this.seek.addEventListener("input", () => this.#step(Number(this.seek.value)));
     document.addEventListener("keydown", (event) => {
       if (event.target.closest?.("input, select, textarea")) return; // the slider has its own keys
+      if (event.target.closest?.("dialog")) return; // the report dialog's keys are its own
       if (event.target.closest?.("button, a") && (event.key === " " || event.key === "Enter")) return;
       const key = { " ": actions.play, ArrowLeft: actions.back, ArrowRight: actions.forward, Home: actions.start, End: actions.end }[event.key];
       if (key) {
@@ -154,7 +156,7 @@ function fail(text, status = "error") {
   for (const control of $$("[data-replay-controls] button, [data-replay-controls] input")) control.disabled = true;
 }
 
-async function load(id) {
+async function load(id, started) {
   const answer = await api(`/api/replays/${id}/`);
   showOffline(isOffline(answer));
   if (!answer.ok) {
@@ -169,16 +171,18 @@ async function load(id) {
   document.title = t("replay.title", { player: answer.data.player.name, code: answer.data.code ?? t("replay.codeLater") });
   new Replay(answer.data);
   replayEarlyPresses(); // its controls listen now
+  // Who watches decides whether a report is offered: the server has said once the page started.
+  started.then(({ account }) => offerReport({ resultId: answer.data.id, player: answer.data.player.name, account }));
   return true;
 }
 
 installSuitSymbols();
-startPage();
+const started = startPage();
 const id = REPLAY_PATH.exec(location.pathname)?.[1];
 if (!id) {
   fail(t("replay.choose"));
 } else {
-  load(id).then((loaded) => {
-    if (!loaded) whenOnline(() => load(id));
+  load(id, started).then((loaded) => {
+    if (!loaded) whenOnline(() => load(id, started));
   });
 }
