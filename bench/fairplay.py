@@ -1,0 +1,227 @@
+"""The fair-play lab: a labelled corpus of games, analysed as the server analyses a result, and
+how often each kind of player is reported and marked (docs/fairplay.md, "The lab").
+
+    python bench/fairplay.py [--players 6] [--games 10] [--budget lab] [--seed 1] [--json]
+
+Kinds of player, each `--players` players of `--games` games on random Classic deals:
+- `cheater`: knows the face-down cards (a leaked deal): plays the solver's win of the true deal,
+  at a person's pace (log-normal pauses, longer after a card turns up);
+- `peeker`: the same line, with a move and its undo before it at a third of the moves that turn
+  a card up (it looks before it commits);
+- `person-<skill>`: no program and no leak, modelled: at each position it picks a move by a noisy
+  heuristic (a foundation move, a card turned up, a King to an empty column, a move that frees a
+  column), blunders (a random legal move) at a rate that falls with skill, thinks longer where
+  there are more moves to choose from, and stops when it has gone round in circles. We have no
+  real players' games: these are models, and the false-report figures are only as good as them.
+
+Each game: fairplay.features.game_features and fairplay.verdicts.game_verdicts (the `--budget`:
+`lab`, or `default` as shipped), scored by fairplay.scoring.game_score; a player is reported
+after k games when one of their first k games scored FAIRPLAY_REPORT_SCORE or more, marked when
+FAIRPLAY_MARK_GAMES of them scored FAIRPLAY_MARK_SCORE or more (the settings' defaults).
+Printed per kind: reported and marked after 1, 3, 5 and 10 games with a 95% Wilson interval,
+the corpus size, and CPU seconds per analysed game. A searching program (one that samples the
+unknown cards at every move) is not in the corpus yet: its own search would cost as much as the
+analysis at every move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yukon_site.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+from fairplay.features import game_features  # noqa: E402
+from fairplay.scoring import game_score  # noqa: E402
+from fairplay.verdicts import BUDGETS, game_verdicts  # noqa: E402
+from games.engine import FOUNDATION, RANK, UNDO, Game, Move  # noqa: E402
+from games.solver import solve  # noqa: E402
+
+CHECKPOINTS = (1, 3, 5, 10)
+SKILLS = {"novice": (0.15, 1.6), "casual": (0.07, 1.0), "skilled": (0.02, 0.5)}  # blunder rate, noise
+MAX_PERSON_MOVES = 220
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def pauses(
+    rng: random.Random, game_tokens: list[str], code: str, *, think: list[float] | None = None
+) -> list[int]:
+    """The game's clock at each token: log-normal pauses, longer after a card turns up (and where
+    `think` says a position was harder)."""
+    game, clock, times = Game(code), 0.0, []
+    for index, token in enumerate(game_tokens):
+        before = sum(game.face_down)
+        game.play(token)
+        times.append(round(clock))
+        pause = rng.lognormvariate(math.log(1100), 0.45) * (think[index] if think else 1.0)
+        if sum(game.face_down) < before:
+            pause *= rng.uniform(1.3, 2.2)  # a new card to look at
+        clock += max(pause, 200)
+    return times
+
+
+def cheater_line(rng: random.Random, code: str) -> list[str] | None:
+    solution = solve(code, time_limit=8.0)
+    return [str(move) for move in solution.moves] if solution.won else None
+
+
+def with_peeks(rng: random.Random, code: str, line: list[str]) -> list[str]:
+    game, tokens = Game(code), []
+    for token in line:
+        before = sum(game.face_down)
+        game.play(token)
+        if sum(game.face_down) < before and rng.random() < 1 / 3:
+            game.undo()  # it looked at the card, took the move back (still counted), and plays on
+            game.play(token)
+            tokens += [token, UNDO]
+        tokens.append(token)
+    return tokens
+
+
+def heuristic(game: Game, move: Move) -> float:
+    """A person's sense of a good move: the foundations, a card turned up, room made."""
+    if move.dest == FOUNDATION:
+        return 3.0
+    for column, cards in enumerate(game.columns):
+        if move.card in cards:
+            depth = cards.index(move.card)
+            frees = depth == game.face_down[column] and game.face_down[column] > 0
+            empties = depth == 0
+            king_to_empty = RANK[move.card] == 13 and not game.columns[move.dest] and depth > 0
+            return 2.0 * frees + 1.0 * empties + 1.0 * king_to_empty
+    return -2.0  # a take-back from a foundation
+
+
+def person_game(
+    rng: random.Random, code: str, blunders: float, noise: float
+) -> tuple[list[str], list[float]]:
+    game, tokens, think, seen = Game(code), [], [], set()
+    for _ in range(MAX_PERSON_MOVES):
+        moves = list(game.legal_moves)
+        if not moves or game.is_won():
+            break
+        if rng.random() < blunders:
+            move = rng.choice(moves)
+        else:
+            move = max(moves, key=lambda m: heuristic(game, m) + rng.gauss(0, noise))
+        game.push(move)
+        key = (game.columns, game.foundations)
+        if key in seen:  # round in circles: a person gives up here
+            break
+        seen.add(key)
+        tokens.append(str(move))
+        think.append(1.0 + 0.15 * min(len(moves), 12))
+    return tokens, think
+
+
+@dataclass
+class Player:
+    kind: str
+    scores: list[float] = field(default_factory=list)
+
+
+def analyse(code: str, tokens: list[str], times: list[int], budget) -> tuple[float, float]:
+    started = time.process_time()
+    features = game_features(code, tokens, times).to_dict()
+    features.update(game_verdicts(code, tokens, budget).features())
+    return game_score(features).total, time.process_time() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--players", type=int, default=6, help="players of each kind")
+    parser.add_argument("--games", type=int, default=10, help="games a player")
+    parser.add_argument("--budget", choices=sorted(BUDGETS), default="lab")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    budget = BUDGETS[args.budget]
+    report, mark = settings.FAIRPLAY_REPORT_SCORE, settings.FAIRPLAY_MARK_SCORE
+    mark_games = max(2, settings.FAIRPLAY_MARK_GAMES)
+    kinds = ["cheater", "peeker", *(f"person-{skill}" for skill in SKILLS)]
+    players, cpu = [], []
+    for kind in kinds:
+        for _ in range(args.players):
+            player = Player(kind)
+            while len(player.scores) < args.games:
+                code = f"YU1-C-{''.join(rng.choice('ABCDEFGHIJKLMNOPQRSTUVWXYZ') for _ in range(7))}"
+                if kind in ("cheater", "peeker"):
+                    line = cheater_line(rng, code)
+                    if line is None:
+                        continue  # a deal the solver does not win at once: the program takes another
+                    tokens = line if kind == "cheater" else with_peeks(rng, code, line)
+                    times = pauses(rng, tokens, code)
+                else:
+                    blunders, noise = SKILLS[kind.split("-", 1)[1]]
+                    tokens, think = person_game(rng, code, blunders, noise)
+                    if not tokens:
+                        continue
+                    times = pauses(rng, tokens, code, think=think)
+                score, seconds = analyse(code, tokens, times, budget)
+                player.scores.append(score)
+                cpu.append(seconds)
+            players.append(player)
+            print(f"{kind}: {' '.join(f'{s:.0f}' for s in player.scores)}", file=sys.stderr)
+
+    rows = []
+    for kind in kinds:
+        group = [p for p in players if p.kind == kind]
+        row = {"kind": kind, "players": len(group), "games": sum(len(p.scores) for p in group)}
+        for k in CHECKPOINTS:
+            if k > args.games:
+                continue
+            reported = sum(any(s >= report for s in p.scores[:k]) for p in group)
+            marked = sum(sum(s >= mark for s in p.scores[:k]) >= mark_games for p in group)
+            row[f"reported_{k}"] = (reported, wilson(reported, len(group)))
+            row[f"marked_{k}"] = (marked, wilson(marked, len(group)))
+        rows.append(row)
+    figures = {
+        "budget": args.budget,
+        "thresholds": {"report": report, "mark": mark, "mark_games": mark_games},
+        "cpu_s_per_game": {"median": sorted(cpu)[len(cpu) // 2], "max": max(cpu), "games": len(cpu)},
+        "kinds": rows,
+    }
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return
+    print(f"budget {args.budget}; report ≥ {report}, mark: {mark_games} games ≥ {mark}")
+    print(f"CPU per analysed game: median {figures['cpu_s_per_game']['median']:.2f} s, "
+          f"max {figures['cpu_s_per_game']['max']:.2f} s, {len(cpu)} games")  # fmt: skip
+    for row in rows:
+        cells = []
+        for k in CHECKPOINTS:
+            if f"reported_{k}" not in row:
+                continue
+            (r, (rl, rh)), (m, (ml, mh)) = row[f"reported_{k}"], row[f"marked_{k}"]
+            cells.append(f"after {k}: reported {r}/{row['players']} [{rl:.0%}–{rh:.0%}], "
+                         f"marked {m}/{row['players']} [{ml:.0%}–{mh:.0%}]")  # fmt: skip
+        print(f"{row['kind']} ({row['players']} players, {row['games']} games): " + "; ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
