@@ -546,10 +546,12 @@ def test_daily_and_shared_journey_the_daily_deal_with_hidden_cards_and_a_shared_
     expect(row).to_have_attribute("data-rank", "1")
     expect(row.locator(".score")).to_have_text(f"{daily_score:,}")
     shot(page, "daily-board")
-    page.locator('[data-daily="classic"]').get_by_role("link", name="Play").click()
+    page.locator('[data-daily="classic"]').get_by_role("link", name="Played").click()
     page.wait_for_selector('[data-app-status="ready"]', timeout=SLOW_MS)
     expect(page.locator("[data-notice]")).to_contain_text("You have played today's Classic daily deal")
-    expect(bar).to_have_attribute("data-moves", str(len(daily_tokens)))  # the won game stays on the table
+    # Back at the table: the next game waits, not the daily win's banner again.
+    expect(page.locator(WIN)).to_be_hidden()
+    expect(bar).to_have_attribute("data-moves", "0")
 
     # A shared link: /play/<code>, an open deal.
     shared_code, shared_tokens = winnable_shared_code(pace.seed)
