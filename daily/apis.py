@@ -11,7 +11,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.selectors import daily_games_played
+from daily.selectors import daily_day, daily_games_played
 from daily.services import daily_deal_pick, daily_game_issue
 from games.hidden.serializers import HeldHiddenGameOutputSerializer
 from leaderboard.boards import DAILY_PREFIX, RULES, daily_board
@@ -54,12 +54,11 @@ class DailyDealApi(APIView):
         operation_id="daily_deal", summary="Today's daily deals", responses={200: OutputSerializer}
     )
     def get(self, request):
-        today = clock.now().date()
+        today, ends_at = daily_day(now=clock.now())
         for rules in RULES:
             # A GET that writes, idempotently (the first pick stands): the day's deal is picked by
             # its first read when beat has not picked it ahead (make run has no beat).
             daily_deal_pick(date=today, rules=rules)
-        ends_at = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
         played = daily_games_played(user=request.user, date=today)
         data = {
             "date": today.isoformat(),

@@ -10,6 +10,7 @@ hash of the front end's files, so that any change installs a new worker.
 
 import hashlib
 import json
+import re
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -23,6 +24,7 @@ from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
+from daily.selectors import daily_day
 from frontend import help as help_content
 from frontend.catalogs import table_text
 from games.replays.selectors import replay_exists
@@ -156,10 +158,22 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     kind = deals.capitalize()
     context = {
         "deals": deals,
+        "daily_when": _daily_when(words["dailyWhen"]),
         "deals_heading": (f"leaderboard.heading{kind}", words[f"heading{kind}"]),
         "deals_about": (f"leaderboard.about{kind}", words[f"about{kind}"]),
     }
     return _shell(request, "frontend/leaderboard.html", context)
+
+
+def _daily_when(sentence: str) -> str:
+    """Today's daily deals and the time left, as leaderboard.js words them once the API answers:
+    the same sentence from the start, so the page does not reflow when it comes."""
+    now = clock.now()
+    today, ends_at = daily_day(now=now)
+    minutes_left = int((ends_at - now).total_seconds() // 60)
+    hours, minutes = divmod(minutes_left, 60)
+    words = {"date": today.isoformat(), "hours": str(hours), "minutes": str(minutes)}
+    return re.sub(r"\{(\w+)\}", lambda found: words.get(found[1], found[0]), sentence)
 
 
 @require_safe

@@ -37,6 +37,22 @@ function dailyPlay(deal) {
   ];
 }
 
+// The daily deals' day: its date (UTC) and the hours and minutes left (the server words the
+// page's first copy the same way, frontend/views.py).
+function showDailyWhen({ date, ends_at: endsAt }) {
+  const left = Math.max(0, new Date(endsAt) - Date.now());
+  const hours = Math.floor(left / 3_600_000);
+  const minutes = Math.floor(left / 60_000) % 60;
+  $("[data-daily-when]").textContent = t("leaderboard.dailyWhen", { date, hours, minutes });
+}
+
+function localDailyDay() {
+  const date = new Date().toISOString().slice(0, 10);
+  const endsAt = new Date(`${date}T00:00:00Z`);
+  endsAt.setUTCDate(endsAt.getUTCDate() + 1);
+  return { date, ends_at: endsAt.toISOString() };
+}
+
 class LeaderboardPage {
   constructor() {
     const query = new URLSearchParams(location.search);
@@ -211,14 +227,13 @@ class LeaderboardPage {
     const container = $("[data-daily-deals]");
     const answer = await api("/api/daily/");
     if (!answer.ok) {
+      // The page may be the offline copy of another day: today and the time left by this device's clock.
+      showDailyWhen(localDailyDay());
       container.replaceChildren(el("p", { class: "board-message" }, t(isOffline(answer) ? "leaderboard.dailyOffline" : "leaderboard.dailyError")));
       return answer;
     }
     const daily = answer.data;
-    const left = Math.max(0, new Date(daily.ends_at) - Date.now());
-    const hours = Math.floor(left / 3_600_000);
-    const minutes = Math.floor(left / 60_000) % 60;
-    $("[data-daily-when]").textContent = t("leaderboard.dailyWhen", { date: daily.date, hours, minutes });
+    showDailyWhen(daily);
     // Each daily deal is played as a hidden-card game (/?daily=<rules>), so no code is shown
     // before the day is over; its board is the day's daily board, shown below the cards when
     // asked for (shown at once it would push the boards below down as the page loads).
