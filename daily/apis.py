@@ -11,7 +11,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from daily.selectors import daily_day, daily_games_played
+from daily.selectors import daily_games_played
 from daily.services import daily_deal_pick, daily_game_issue
 from games.hidden.serializers import HeldHiddenGameOutputSerializer
 from leaderboard.boards import DAILY_PREFIX, RULES, daily_board
@@ -54,7 +54,7 @@ class DailyDealApi(APIView):
         operation_id="daily_deal", summary="Today's daily deals", responses={200: OutputSerializer}
     )
     def get(self, request):
-        today, ends_at = daily_day(now=clock.now())
+        today, ends_at = clock.utc_day(clock.now())
         for rules in RULES:
             # A GET that writes, idempotently (the first pick stands): the day's deal is picked by
             # its first read when beat has not picked it ahead (make run has no beat).

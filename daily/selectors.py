@@ -34,12 +34,6 @@ def daily_days_of(*, code: str) -> list[dt.date]:
     return list(DailyDeal.objects.filter(code=code).order_by("date").values_list("date", flat=True))
 
 
-def daily_day(*, now: dt.datetime) -> tuple[dt.date, dt.datetime]:
-    """The daily deals' day at `now` (UTC) and the moment it ends: the next midnight, UTC."""
-    today = now.astimezone(dt.UTC).date()
-    return today, dt.datetime.combine(today + dt.timedelta(days=1), dt.time(tzinfo=dt.UTC))
-
-
 def daily_deals_for(*, date: dt.date) -> list[DailyDeal]:
     return list(DailyDeal.objects.filter(date=date).order_by("rules"))
 

@@ -24,7 +24,6 @@ from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from daily.selectors import daily_day
 from frontend import help as help_content
 from frontend.catalogs import table_text
 from games.replays.selectors import replay_exists
@@ -169,7 +168,7 @@ def _daily_when(sentence: str) -> str:
     """Today's daily deals and the time left, as leaderboard.js words them once the API answers:
     the same sentence from the start, so the page does not reflow when it comes."""
     now = clock.now()
-    today, ends_at = daily_day(now=now)
+    today, ends_at = clock.utc_day(now)
     minutes_left = int((ends_at - now).total_seconds() // 60)
     hours, minutes = divmod(minutes_left, 60)
     words = {"date": today.isoformat(), "hours": str(hours), "minutes": str(minutes)}
