@@ -16,8 +16,10 @@ Kinds of player, each `--players` players of `--games` games on random Classic d
 
 Each game: fairplay.features.game_features and fairplay.verdicts.game_verdicts (the `--budget`:
 `lab`, or `default` as shipped), scored by fairplay.scoring.game_score; a player is reported
-after k games when one of their first k games scored FAIRPLAY_REPORT_SCORE or more, marked when
-FAIRPLAY_MARK_GAMES of them scored FAIRPLAY_MARK_SCORE or more (the settings' defaults).
+after k games when one of their first k games scored FAIRPLAY_REPORT_SCORE or more or their luck
+so far reached FAIRPLAY_REPORT_LUCK, marked when FAIRPLAY_MARK_GAMES of them scored
+FAIRPLAY_MARK_SCORE or more or their luck reached FAIRPLAY_MARK_LUCK over that many lucky games
+(the settings' defaults, as fairplay/cases.py weighs them).
 Printed per kind: reported and marked after 1, 3, 5 and 10 games with a 95% Wilson interval,
 the corpus size, and CPU seconds per analysed game. A searching program (one that samples the
 unknown cards at every move) is not in the corpus yet: its own search would cost as much as the
@@ -33,7 +35,7 @@ import os
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -140,13 +142,58 @@ def person_game(
 class Player:
     kind: str
     scores: list[float] = field(default_factory=list)
+    lucks: list[float] = field(default_factory=list)
+
+    def reported(self, k: int) -> bool:
+        """As fairplay/cases.py: a game at the report score, or the luck of the games so far."""
+        return any(s >= settings.FAIRPLAY_REPORT_SCORE for s in self.scores[:k]) or any(
+            self.lucks[n] > 0 and sum(self.lucks[: n + 1]) >= settings.FAIRPLAY_REPORT_LUCK for n in range(k)
+        )
+
+    def marked(self, k: int, mark_games: int) -> bool:
+        strong = sum(s >= settings.FAIRPLAY_MARK_SCORE for s in self.scores[:k]) >= mark_games
+        lucky = any(
+            self.lucks[n] > 0
+            and sum(self.lucks[: n + 1]) >= settings.FAIRPLAY_MARK_LUCK
+            and sum(luck > 0 for luck in self.lucks[: n + 1]) >= mark_games
+            for n in range(k)
+        )
+        return strong or lucky
 
 
-def analyse(code: str, tokens: list[str], times: list[int], budget) -> tuple[float, float]:
+def analyse(code: str, tokens: list[str], times: list[int], budget) -> tuple[float, float, float]:
     started = time.process_time()
     features = game_features(code, tokens, times).to_dict()
     features.update(game_verdicts(code, tokens, budget).features())
-    return game_score(features).total, time.process_time() - started
+    if os.environ.get("FAIRPLAY_LAB_TRACE"):
+        trace = {name: features.get(name) for name in ("luck", "hidden_edge", "top_choice_share")}
+        print(f"  {code} moves={len(tokens)} {trace} score={game_score(features).total}", file=sys.stderr)
+    return game_score(features).total, features.get("luck") or 0.0, time.process_time() - started
+
+
+def survey(rng: random.Random, deals: int) -> None:
+    """What knowing the face-down cards is worth, move by move: the solver's win of the true deal,
+    every contested position searched (the default budget's samples and solves, no CPU cap), and
+    at each the odds, on what could be seen, that the line's move keeps the deal winnable."""
+    budget = replace(BUDGETS["default"], positions=1_000, seconds=600.0)
+    contested = below = 0
+    lucks = []
+    for _ in range(deals):
+        code = line = None
+        while line is None:
+            code = f"YU1-C-{''.join(rng.choice('ABCDEFGHIJKLMNOPQRSTUVWXYZ') for _ in range(7))}"
+            line = cheater_line(rng, code)
+        verdicts = game_verdicts(code, line, budget)
+        odds = [v.odds for v in verdicts.moves if v.odds is not None]
+        contested += len(odds)
+        below += sum(o < 1 for o in odds)
+        lucks.append(verdicts.features()["luck"] or 0.0)
+        print(f"{code}: {len(line)} moves, {len(odds)} contested, odds below 1: "
+              f"{sorted(o for o in odds if o < 1)}, luck {lucks[-1]}", file=sys.stderr)  # fmt: skip
+    print(f"{deals} solver wins of the true deal: {below} of {contested} contested positions "
+          f"({below / max(contested, 1):.1%}) had the line's move at odds below 1 on what could be seen; "
+          f"luck a game: median {sorted(lucks)[len(lucks) // 2]:.3f}, "
+          f"max {max(lucks):.3f} (log10)")  # fmt: skip
 
 
 def main() -> None:
@@ -158,8 +205,12 @@ def main() -> None:
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="lab")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--survey", type=int, metavar="DEALS", help="only: what knowing the deal is worth")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.survey:
+        survey(rng, args.survey)
+        return
     budget = BUDGETS[args.budget]
     report, mark = settings.FAIRPLAY_REPORT_SCORE, settings.FAIRPLAY_MARK_SCORE
     mark_games = max(2, settings.FAIRPLAY_MARK_GAMES)
@@ -182,11 +233,13 @@ def main() -> None:
                     if not tokens:
                         continue
                     times = pauses(rng, tokens, code, think=think)
-                score, seconds = analyse(code, tokens, times, budget)
+                score, luck, seconds = analyse(code, tokens, times, budget)
                 player.scores.append(score)
+                player.lucks.append(luck)
                 cpu.append(seconds)
             players.append(player)
-            print(f"{kind}: {' '.join(f'{s:.0f}' for s in player.scores)}", file=sys.stderr)
+            print(f"{kind}: scores {' '.join(f'{s:.0f}' for s in player.scores)}; "
+                  f"luck {' '.join(f'{luck:.2f}' for luck in player.lucks)}", file=sys.stderr)  # fmt: skip
 
     rows = []
     for kind in kinds:
@@ -195,8 +248,8 @@ def main() -> None:
         for k in CHECKPOINTS:
             if k > args.games:
                 continue
-            reported = sum(any(s >= report for s in p.scores[:k]) for p in group)
-            marked = sum(sum(s >= mark for s in p.scores[:k]) >= mark_games for p in group)
+            reported = sum(p.reported(k) for p in group)
+            marked = sum(p.marked(k, mark_games) for p in group)
             row[f"reported_{k}"] = (reported, wilson(reported, len(group)))
             row[f"marked_{k}"] = (marked, wilson(marked, len(group)))
         rows.append(row)
@@ -209,7 +262,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(figures, indent=1))
         return
-    print(f"budget {args.budget}; report ≥ {report}, mark: {mark_games} games ≥ {mark}")
+    print(f"budget {args.budget}; report ≥ {report} or luck ≥ {settings.FAIRPLAY_REPORT_LUCK}, "
+          f"mark: {mark_games} games ≥ {mark} or luck ≥ {settings.FAIRPLAY_MARK_LUCK}")  # fmt: skip
     print(f"CPU per analysed game: median {figures['cpu_s_per_game']['median']:.2f} s, "
           f"max {figures['cpu_s_per_game']['max']:.2f} s, {len(cpu)} games")  # fmt: skip
     for row in rows:

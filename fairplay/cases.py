@@ -6,6 +6,9 @@ the player's running score, the two thresholds, and moderators' decisions and pl
 - **Mark**: FAIRPLAY_MARK_GAMES games (never fewer than two) scoring FAIRPLAY_MARK_SCORE or more
   among the player's last FAIRPLAY_SCORE_WINDOW analysed games: the case becomes a mark and the
   player's ranked results are withheld until a moderator decides.
+- **Luck over games**: the same two levels on the sum of the window's luck (odds no one who sees
+  only the visible cards beats but by chance, FAIRPLAY_REPORT_LUCK and FAIRPLAY_MARK_LUCK); a mark
+  from FAIRPLAY_MARK_GAMES lucky games at least, as above.
 A cleared case's games count no more: that evidence never reopens anything.
 """
 
@@ -53,9 +56,27 @@ def analysis_weigh(*, analysis: GameAnalysis, now: dt.datetime | None = None) ->
         # A mark rests on this game and others no one has decided on yet.
         strong = [a for a in window if a.score >= settings.FAIRPLAY_MARK_SCORE and _undecided(a)]
         if analysis.score >= settings.FAIRPLAY_MARK_SCORE and len(strong) >= mark_games():
-            case = case_open(submission=submission, reason=ReplayFlag.Reason.ANALYSIS, level=Level.MARK)
-            GameAnalysis.objects.filter(pk__in=[a.pk for a in strong], case__isnull=True).update(case=case)
+            case = _raise(submission, Level.MARK, strong)
+        # Luck adds up over games: odds one game cannot show, ten can (docs/fairplay.md, "Luck").
+        undecided = [a for a in window if _undecided(a)]
+        lucky = [a for a in undecided if _luck(a) > 0]
+        if _luck(analysis) > 0:
+            luck = sum(_luck(a) for a in undecided)
+            if luck >= settings.FAIRPLAY_MARK_LUCK and len(lucky) >= mark_games():
+                case = _raise(submission, Level.MARK, lucky)
+            elif luck >= settings.FAIRPLAY_REPORT_LUCK:  # a case already marked stays marked
+                case = _raise(submission, Level.REPORT, [analysis])
     return case
+
+
+def _raise(submission, level: str, evidence: list[GameAnalysis]) -> ReplayFlag:
+    case = case_open(submission=submission, reason=ReplayFlag.Reason.ANALYSIS, level=level)
+    GameAnalysis.objects.filter(pk__in=[a.pk for a in evidence], case__isnull=True).update(case=case)
+    return case
+
+
+def _luck(analysis: GameAnalysis) -> float:
+    return (analysis.features or {}).get("luck") or 0.0
 
 
 def _undecided(analysis: GameAnalysis) -> bool:
@@ -87,6 +108,7 @@ def player_score_update(*, user_id: int, now: dt.datetime | None = None) -> list
             "games": len(scores),
             "running": round(sum(scores) / len(scores), 1) if scores else 0.0,
             "strong": sum(score >= settings.FAIRPLAY_MARK_SCORE for score in scores),
+            "luck": round(sum(_luck(a) for a in window), 3),
             "updated_at": now or timezone.now(),
         },
     )

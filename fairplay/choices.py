@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from games.engine import RANK, SUIT, Game, GameCode, Move, Rules
 from games.engine.cards import RED
-from games.solver import UNKNOWN, WON, Position, solve
+from games.solver import UNKNOWN, UNWINNABLE, WON, Position, solve
 
 Columns = tuple[tuple[int, ...], ...]
 
@@ -118,6 +118,10 @@ class Ranking:
     moves: tuple[Move, ...]
     scores: tuple[float | None, ...]  # each move's share of won samples among the decided ones
     unknown_share: float  # of all the solves at this position
+    # For the odds of the chosen move (verdicts.py, "luck"): each move's count of arrangements where
+    # it may win (won, or unknown), and the count where some move may win (the position may be won).
+    may_win: tuple[int, ...] = ()
+    open: int = 0
 
     def score_of(self, move: Move) -> float | None:
         return self.scores[self.moves.index(move)]
@@ -128,6 +132,14 @@ class Ranking:
         if score is None:
             return None
         return 1 + sum(other is not None and other > score for other in self.scores)
+
+    def odds_of(self, move: Move) -> float:
+        """The chance that `move` keeps a winnable position winnable, on what could be seen: of the
+        arrangements where the position may be won, the share where `move` may win, each count
+        one more (the true arrangement is one more of them). Unknown counts as a win and the +1
+        leans the same way: the estimate is never below the share it estimates, so the odds
+        against a person (1 / this) are never overstated."""
+        return (self.may_win[self.moves.index(move)] + 1) / (self.open + 1)
 
     def better_than(self, move: Move) -> list[Move]:
         """The candidates that scored higher than `move` (none when it has no score)."""
@@ -171,7 +183,10 @@ def rank_moves(
     total = sum(len(row) for row in answers)
     unknown = sum(row.count(UNKNOWN) for row in answers)
     scores = tuple(_share(row) for row in answers)
-    return Ranking(moves, scores, unknown / total if total else 0.0)
+    may_win = tuple(sum(answer != UNWINNABLE for answer in row) for row in answers)
+    drawn = len(answers[0]) if answers else 0
+    open_ = sum(any(row[number] != UNWINNABLE for row in answers) for number in range(drawn))
+    return Ranking(moves, scores, unknown / total if total else 0.0, may_win, open_)
 
 
 def _answer(table: Table, solves: Solves, clock: Callable[[], float] | None) -> str:

@@ -81,10 +81,12 @@ class PlayerScore(models.Model):
     games = models.PositiveIntegerField(default=0)  # analysed games in the window
     running = models.FloatField(default=0.0)  # their mean score
     strong = models.PositiveIntegerField(default=0)  # of them, games at or above FAIRPLAY_MARK_SCORE
+    luck = models.FloatField(default=0.0)  # the sum of their luck (log10 odds; docs/fairplay.md, "Luck")
     updated_at = models.DateTimeField()
 
     def __str__(self) -> str:
-        return f"user {self.user_id}: {self.running:.1f} over {self.games} ({self.strong} strong)"
+        strong = f"{self.strong} strong, luck {self.luck:.1f}"
+        return f"user {self.user_id}: {self.running:.1f} over {self.games} ({strong})"
 
 
 class CaseDecision(models.Model):

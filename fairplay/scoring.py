@@ -15,6 +15,7 @@ EDGE_MAX = 60.0
 TOP_CHOICE_FROM = 0.75  # a person's top-choice share is often this high: only above it counts
 TOP_CHOICE_POINTS = 50.0  # × (share − 0.75): 12.5 when every searched choice ranked first
 TOP_CHOICE_POSITIONS = 5  # searched positions with a verdict needed before the share counts
+LUCK_POINTS, LUCK_MAX = 20.0, 80.0  # × log10 of the luck ratio: 1 in 1,000 odds score 60
 PEEK_POINTS, PEEK_MAX = 4.0, 20.0
 REACTION_BELOW, REACTION_POINTS = 0.8, 10.0  # no longer a pause after a card turned up than after others
 RHYTHM_BELOW, RHYTHM_POINTS = 0.2, 10.0  # pauses too even for a person
@@ -42,6 +43,15 @@ def game_score(features: dict) -> Score:
         points = min(EDGE_POINTS * edge, EDGE_MAX)
         parts.append(
             Part("hidden_edge", points, f"beat what could be seen at {edge:.0%} of the judged positions")
+        )
+    luck = features.get("luck")
+    if luck and luck > 0:
+        parts.append(
+            Part(
+                "luck",
+                min(LUCK_POINTS * luck, LUCK_MAX),
+                f"kept the deal winnable against odds of 1 in {10 ** luck:,.0f} on what could be seen",
+            )
         )
     share = features.get("top_choice_share")
     judged = (features.get("searched") or 0) - (features.get("unknown_positions") or 0)

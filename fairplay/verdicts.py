@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ from games.engine import UNDO, Game, Move
 from games.solver import UNKNOWN, UNWINNABLE, WON, Position, solve
 
 FORCED, SAFE = "forced", "safe"
+LUCK_BET = 0.9  # the part of the ratio staked on each searched position (the rest kept at 1)
 CONTESTED, SEARCHED, SKIPPED = "contested", "searched", "skipped"  # searched or not, for the budget
 
 
@@ -62,6 +64,7 @@ class MoveVerdict:
     score: float | None = None  # the chosen move's share of won samples
     best: float | None = None  # the best candidate's share
     edge: bool | None = None  # won on the true deal where every move that looked better lost
+    odds: float | None = None  # the chance, on what could be seen, that the move keeps the win
 
     def to_dict(self) -> dict[str, Any]:
         """Compact, for a chart of the game: what is not known is left out."""
@@ -89,12 +92,35 @@ class GameVerdicts:
             "top_choice_share": _share(sum(v.rank == 1 for v in ranked), len(ranked)),
             "hidden_edge": _share(edges, len(judged)),
             "hidden_edges": edges,
+            "luck": self.luck(),
             "blunders": self.blunders,
             "first_lost_move": self.first_lost_move,
             "keeping_move": self.keeping_move,
             "deal_winnable": self.deal,
             "verdicts_cpu_ms": self.cpu_ms,
         }
+
+
+    def luck(self) -> float | None:
+        """How unlikely the game's choices kept the deal winnable for a player who saw only what
+        could be seen: log10 of a likelihood ratio, a product over the searched positions where
+        the position before the move was winnable (docs/fairplay.md, "Luck"). A move that kept the
+        win against odds p multiplies it by 1 − BET + BET / p; the move that lost the deal, by
+        1 − BET. For a player who sees only the visible cards each factor averages at most 1, so
+        the product reaches 10^x with a chance of at most 10^−x, whoever the player is. None: no
+        position counted."""
+        ratio, counted = 1.0, 0
+        for index, verdict in enumerate(self.moves):
+            if verdict.kind != SEARCHED or verdict.odds is None:
+                continue
+            if verdict.full == WON:
+                ratio *= 1 - LUCK_BET + LUCK_BET / verdict.odds
+            elif verdict.full == UNWINNABLE and index == self.first_lost_move:
+                ratio *= 1 - LUCK_BET
+            else:
+                continue
+            counted += 1
+        return round(math.log10(ratio), 3) if counted else None
 
 
 def _share(part: int, whole: int) -> float | None:
@@ -282,6 +308,7 @@ def _visible(
         settle=budget.settle,
         clock=clock,
     )
+    verdict.odds = round(ranking.odds_of(step.move), 4)  # unknowns lean towards the player: always told
     rank = ranking.rank_of(step.move)
     if ranking.unknown_share > budget.max_unknown or rank is None:
         return  # the position's verdict is unknown

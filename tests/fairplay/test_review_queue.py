@@ -114,6 +114,37 @@ def test_repeated_strong_games_mark_the_player_and_withhold_their_results(verdic
     assert later.withheld and not on_boards(ann)
 
 
+def test_luck_adds_up_over_games_to_a_report_then_a_mark_never_from_one_game(verdicts, settings):
+    """Odds of 1 in 5 a game are no evidence alone; three such games are 1 in 126, five 1 in 3,162
+    (docs/fairplay.md, "Luck"). One game at 1 in 100,000 reports, and marks no one."""
+    verdicts.next = {**verdicts.PLAIN, "luck": 0.7}  # game_score: 14 (+ the factory's even pauses)
+    ann = player_make("ann")
+    games(ann, 2)
+    assert not ReplayFlag.objects.filter(user=ann).exists()
+    games(ann, 1, start=2)  # 2.1: report
+    case = ReplayFlag.objects.get(user=ann)
+    assert (case.level, case.state) == (Level.REPORT, State.OPEN) and on_boards(ann)
+    games(ann, 1, start=3)  # 2.8: still a report
+    case.refresh_from_db()
+    assert case.level == Level.REPORT
+    games(ann, 1, start=4)  # 3.5 over five lucky games: mark
+    case.refresh_from_db()
+    assert case.level == Level.MARK and not on_boards(ann)
+    assert GameAnalysis.objects.filter(case=case).count() == 5
+    assert PlayerScore.objects.get(user=ann).luck == pytest.approx(3.5)
+
+    verdicts.next = {**verdicts.PLAIN, "luck": 5.0}
+    bob = player_make("bob")
+    games(bob, 1)
+    analysis_case = ReplayFlag.objects.filter(user=bob, reason=ReplayFlag.Reason.ANALYSIS)
+    assert analysis_case.get().level == Level.REPORT and on_boards(bob)
+
+    verdicts.next = {**verdicts.PLAIN, "luck": -1.0}  # a lost game's blunder: no evidence, and less luck
+    games(bob, 1, start=1)
+    assert analysis_case.get().level == Level.REPORT
+    assert PlayerScore.objects.get(user=bob).luck == pytest.approx(4.0)
+
+
 def test_clearing_brings_the_results_back_and_those_games_never_mark_again(verdicts, client, settings):
     settings.LEADERBOARD_HOT_PAGE_SECONDS = 0
     verdicts.next = verdicts.STRONG

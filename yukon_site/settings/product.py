@@ -260,6 +260,11 @@ FAIRPLAY_REPORT_SCORE = env.float("FAIRPLAY_REPORT_SCORE", default=30.0)
 FAIRPLAY_MARK_SCORE = env.float("FAIRPLAY_MARK_SCORE", default=50.0)
 FAIRPLAY_MARK_GAMES = env.int("FAIRPLAY_MARK_GAMES", default=3)
 FAIRPLAY_SCORE_WINDOW = env.int("FAIRPLAY_SCORE_WINDOW", default=20)
+# The same thresholds on a player's luck (docs/fairplay.md, "Luck"): the sum over the window's
+# games, log10 of odds whose chance for a player who sees only the visible cards is at most 10^−x.
+# Report at 1 in 100; mark at 1 in 1,000, from FAIRPLAY_MARK_GAMES games with luck at least.
+FAIRPLAY_REPORT_LUCK = env.float("FAIRPLAY_REPORT_LUCK", default=2.0)
+FAIRPLAY_MARK_LUCK = env.float("FAIRPLAY_MARK_LUCK", default=3.0)
 if FAIRPLAY_MARK_GAMES < 2 or FAIRPLAY_SCORE_WINDOW < FAIRPLAY_MARK_GAMES:
     raise ImproperlyConfigured(
         "One game never marks anyone: FAIRPLAY_MARK_GAMES ≥ 2, and ≤ FAIRPLAY_SCORE_WINDOW."
