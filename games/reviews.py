@@ -17,6 +17,7 @@ from games.models import ReplayFlag, Submission
 State, Level = ReplayFlag.State, ReplayFlag.Level
 # A mark holds the results while it is open; any confirmed case holds them until reopened.
 HOLDING = Q(level=Level.MARK, state=State.OPEN) | Q(state=State.CONFIRMED)
+CLEARED_TOLD_DAYS = 30  # how long /me says a cleared mark's results are back on the boards
 
 
 def case_open(*, submission: Submission, reason: str, level: str = Level.NONE) -> ReplayFlag:
@@ -73,14 +74,21 @@ def player_results_hold(*, user_id: int | None) -> int:
     return changed
 
 
-def player_review(*, user_id: int) -> dict | None:
+def player_review(*, user_id: int, now: dt.datetime | None = None) -> dict | None:
     """What the player is told (/api/me/ `review`): their results are under review (a mark still
-    open) or were confirmed as unfair play, and why, as codes the page words; None: nothing holds them."""
+    open) or were confirmed as unfair play, and why, as codes the page words; or, for
+    CLEARED_TOLD_DAYS after a moderator cleared a mark (which the player was told of), that they
+    are back on the boards. None: nothing to tell."""
     case = ReplayFlag.objects.filter(HOLDING, user_id=user_id).order_by("-created_at").first()
-    if case is None:
-        return None
-    return {
-        "state": "under_review" if case.state == State.OPEN else "confirmed",
-        "reason": case.reason,
-        "since": case.created_at,
-    }
+    if case is not None:
+        return {
+            "state": "under_review" if case.state == State.OPEN else "confirmed",
+            "reason": case.reason,
+            "since": case.created_at,
+        }
+    since = (now or timezone.now()) - dt.timedelta(days=CLEARED_TOLD_DAYS)
+    marks_cleared = ReplayFlag.objects.filter(user_id=user_id, level=Level.MARK, state=State.CLEARED)
+    cleared = marks_cleared.filter(reviewed_at__gte=since).order_by("-reviewed_at").first()
+    if cleared is None:
+        return None  # a report the player never saw is not news to them once cleared
+    return {"state": "cleared", "reason": cleared.reason, "since": cleared.reviewed_at}

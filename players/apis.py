@@ -64,7 +64,8 @@ class PlayerSummaryApi(APIView):
         'kept season, `{"rules": "classic", "season": "2026-11", "place": 37, "of": 12408, "score": 7109}` '
         "or null; unranked wins and recent results; `review`: null, or why a fair-play case keeps your "
         'ranked results off the boards, `{"state": "under_review" | "confirmed", "reason": "analysis", '
-        '"since": "…"}`. Examples: docs/leaderboards.md.',
+        '"since": "…"}`, or, for 30 days after a moderator cleared a mark, `"state": "cleared"` (its '
+        "`since`: when). Examples: docs/leaderboards.md.",
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):

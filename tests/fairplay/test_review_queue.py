@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 from factories import WINNING_CODES, player_make, win
 from rest_framework.test import APIClient
 
@@ -21,6 +22,7 @@ from fairplay.cases import case_decide
 from fairplay.models import CaseDecision, GameAnalysis, PlayerScore
 from fairplay.scoring import game_score
 from games.models import ReplayFlag, Submission
+from games.reviews import player_review
 from leaderboard.models import BoardEntry
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +162,8 @@ def test_clearing_brings_the_results_back_and_those_games_never_mark_again(verdi
     )
     case.refresh_from_db()
     assert case.state == State.CLEARED and case.reviewed_at is not None
-    assert on_boards(ann) and "ann" in board_names(client) and me_review(ann) is None
+    assert on_boards(ann) and "ann" in board_names(client)
+    assert me_review(ann) == {"state": "cleared", "reason": "analysis", "since": me_review(ann)["since"]}
     assert not Submission.objects.filter(withheld=True).exists()
     assert PlayerScore.objects.get(user=ann).strong == 0  # the cleared games count no more
 
@@ -168,6 +171,9 @@ def test_clearing_brings_the_results_back_and_those_games_never_mark_again(verdi
     new = ReplayFlag.objects.exclude(pk=case.pk).get(user=ann)
     assert (new.level, new.state) == (Level.REPORT, State.OPEN)
     assert on_boards(ann)
+    # The note that the results are back stays a month; a report the player never saw says nothing.
+    later = timezone.now() + dt.timedelta(days=31)
+    assert player_review(user_id=ann.pk, now=later) is None
 
 
 def test_confirming_takes_the_results_off_the_boards_and_the_player_is_told(verdicts):
@@ -279,7 +285,7 @@ def test_calibration_counts_each_thresholds_confirmed_and_cleared_cases(verdicts
 @pytest.mark.parametrize("language", ["en", "ms", "hi", "tl"])
 def test_every_review_state_and_reason_the_api_gives_has_words_in_each_catalog(language):
     catalog = json.loads((CATALOGS / f"{language}.json").read_text())["me"]["review"]
-    assert {"under_review", "confirmed"} <= set(catalog)
+    assert {"under_review", "confirmed", "cleared"} <= set(catalog)
     assert all("{reason}" in catalog[state] for state in ("under_review", "confirmed"))
     assert set(catalog["reasons"]) == set(ReplayFlag.Reason.values)
 
