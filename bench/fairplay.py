@@ -1,13 +1,19 @@
 """The fair-play lab: a labelled corpus of games, analysed as the server analyses a result, and
 how often each kind of player is reported and marked (docs/fairplay.md, "The lab").
 
-    python bench/fairplay.py [--players 6] [--games 10] [--budget lab] [--seed 1] [--json]
+    python bench/fairplay.py [--players 6] [--games 10] [--budget lab] [--seed 1] [--kinds K,…] [--json]
 
 Kinds of player, each `--players` players of `--games` games on random Classic deals:
 - `cheater`: knows the face-down cards (a leaked deal): plays the solver's win of the true deal,
   at a person's pace (log-normal pauses, longer after a card turns up);
 - `peeker`: the same line, with a move and its undo before it at a third of the moves that turn
   a card up (it looks before it commits);
+- `searcher`: a program with no leak, at a person's pace: it plays a safe foundation move (or the
+  only choice) at once, and elsewhere ranks the choices (fairplay/choices.py) on a few samples of
+  the cards it has never seen (its own small search: SEARCHER_SAMPLES arrangements, solves of
+  SEARCHER_NODES positions) and plays the top one (ties, which are most positions: the people's
+  heuristic below decides), never back to a table it has left; it stops when won or when every
+  move leads back;
 - `person-<skill>`: no program and no leak, modelled: at each position it picks a move by a noisy
   heuristic (a foundation move, a card turned up, a King to an empty column, a move that frees a
   column), blunders (a random legal move) at a rate that falls with skill, thinks longer where
@@ -21,9 +27,8 @@ so far reached FAIRPLAY_REPORT_LUCK, marked when FAIRPLAY_MARK_GAMES of them sco
 FAIRPLAY_MARK_SCORE or more or their luck reached FAIRPLAY_MARK_LUCK over that many lucky games
 (the settings' defaults, as fairplay/cases.py weighs them).
 Printed per kind: reported and marked after 1, 3, 5 and 10 games with a 95% Wilson interval,
-the corpus size, and CPU seconds per analysed game. A searching program (one that samples the
-unknown cards at every move) is not in the corpus yet: its own search would cost as much as the
-analysis at every move.
+the corpus size, and CPU seconds per analysed game. `--kinds` (comma-separated) runs only some
+kinds; stderr has each player's scores, luck and games won.
 """
 
 from __future__ import annotations
@@ -47,15 +52,19 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
+from fairplay.choices import Solves, Table, _sideways, candidates, is_safe, rank_moves  # noqa: E402
 from fairplay.features import game_features  # noqa: E402
 from fairplay.scoring import game_score  # noqa: E402
-from fairplay.verdicts import BUDGETS, game_verdicts  # noqa: E402
+from fairplay.verdicts import BUDGETS, _face_up, game_verdicts  # noqa: E402
 from games.engine import FOUNDATION, RANK, UNDO, Game, Move  # noqa: E402
 from games.solver import solve  # noqa: E402
 
 CHECKPOINTS = (1, 3, 5, 10)
 SKILLS = {"novice": (0.15, 1.6), "casual": (0.07, 1.0), "skilled": (0.02, 0.5)}  # blunder rate, noise
 MAX_PERSON_MOVES = 220
+# The searcher's own search at a contested position: the lab budget's samples and solves.
+SEARCHER_SAMPLES, SEARCHER_NODES, SEARCHER_SECONDS = 3, 300, 0.25
+KINDS = ("cheater", "peeker", "searcher", *(f"person-{skill}" for skill in SKILLS))
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -138,11 +147,86 @@ def person_game(
     return tokens, think
 
 
+def choices_of(game: Game) -> list[Move]:
+    """The choices at a position as the verdicts count them (fairplay.choices.candidates): legal
+    moves to different tables, the sideways ones (a take-back, a group moved off a card it fits)
+    left out (when nothing else is legal: the first of them alone)."""
+    moves = list(game.legal_moves)
+    if not moves:
+        return []
+    table = Table.of(game)
+    chosen = next((move for move in moves if not _sideways(table, move)), moves[0])
+    return candidates(game, chosen)
+
+
+def searcher_game(
+    rng: random.Random,
+    code: str,
+    *,
+    samples: int = SEARCHER_SAMPLES,
+    nodes: int = SEARCHER_NODES,
+    seconds: float = SEARCHER_SECONDS,
+) -> tuple[list[str], list[float]]:
+    """A program with no leak: the only choice or a safe foundation move at once, else the choice
+    that wins the most samples of the cards it has never seen (ties: the heuristic's favourite). It never goes
+    back to a table it has left (up to the order of the columns): a move back, or a King moved from
+    one empty column to another, scores at least as well as any move on every sample, and would
+    win every tie."""
+    game, tokens, think, positions = Game(code), [], [], set()
+    seen = _face_up(game)
+    tables = {Table.of(game).key()}
+    for ply in range(MAX_PERSON_MOVES):
+        if game.is_won():
+            break
+        table = Table.of(game)
+        choices = [choice for choice in choices_of(game) if table.after(choice).key() not in tables]
+        # Ties (most positions: every choice wins every sample) go to a person's sense of a move.
+        choices.sort(key=lambda choice: -heuristic(game, choice))
+        if not choices:
+            break
+        safe = [choice for choice in choices if is_safe(choice, game.foundations, game.rules)]
+        if len(choices) == 1:
+            move = choices[0]
+        elif safe:
+            move = safe[0]
+        else:
+            ranking = rank_moves(
+                table,
+                frozenset(seen),
+                choices,
+                samples=samples,
+                solves=Solves(nodes, seconds),
+                seed=f"searcher:{code}:{ply}",
+            )
+            marks = [-1.0 if score is None else score for score in ranking.scores]
+            move = choices[marks.index(max(marks))]
+        game.push(move)
+        key = (game.columns, game.foundations)
+        if key in positions:  # round in circles: it gives up here
+            break
+        positions.add(key)
+        tables.add(Table.of(game).key())
+        seen |= _face_up(game)
+        tokens.append(str(move))
+        think.append(1.0 + 0.15 * min(len(choices), 12))
+    return tokens, think
+
+
+def is_won(code: str, tokens: list[str]) -> bool:
+    game = Game(code)
+    for token in tokens:
+        game.play(token)
+    return game.is_won()
+
+
 @dataclass
 class Player:
     kind: str
     scores: list[float] = field(default_factory=list)
     lucks: list[float] = field(default_factory=list)
+    won: int = 0
+    play_cpu: list[float] = field(default_factory=list)  # its own play, a game (the searcher's search)
+    analysis_cpu: list[float] = field(default_factory=list)
 
     def reported(self, k: int) -> bool:
         """As fairplay/cases.py: a game at the report score, or the luck of the games so far."""
@@ -204,9 +288,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games a player")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="lab")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of: {', '.join(KINDS)}")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--survey", type=int, metavar="DEALS", help="only: what knowing the deal is worth")
     args = parser.parse_args()
+    kinds = [kind.strip() for kind in args.kinds.split(",") if kind.strip()]
+    if not kinds or any(kind not in KINDS for kind in kinds):
+        parser.error(f"--kinds: comma-separated, of: {', '.join(KINDS)}")
     rng = random.Random(args.seed)
     if args.survey:
         survey(rng, args.survey)
@@ -214,32 +302,44 @@ def main() -> None:
     budget = BUDGETS[args.budget]
     report, mark = settings.FAIRPLAY_REPORT_SCORE, settings.FAIRPLAY_MARK_SCORE
     mark_games = max(2, settings.FAIRPLAY_MARK_GAMES)
-    kinds = ["cheater", "peeker", *(f"person-{skill}" for skill in SKILLS)]
     players, cpu = [], []
     for kind in kinds:
         for _ in range(args.players):
             player = Player(kind)
             while len(player.scores) < args.games:
                 code = f"YU1-C-{''.join(rng.choice('ABCDEFGHIJKLMNOPQRSTUVWXYZ') for _ in range(7))}"
+                started = time.process_time()
                 if kind in ("cheater", "peeker"):
                     line = cheater_line(rng, code)
                     if line is None:
                         continue  # a deal the solver does not win at once: the program takes another
                     tokens = line if kind == "cheater" else with_peeks(rng, code, line)
                     times = pauses(rng, tokens, code)
+                elif kind == "searcher":
+                    tokens, think = searcher_game(rng, code)
+                    if not tokens:
+                        continue
+                    times = pauses(rng, tokens, code, think=think)
                 else:
                     blunders, noise = SKILLS[kind.split("-", 1)[1]]
                     tokens, think = person_game(rng, code, blunders, noise)
                     if not tokens:
                         continue
                     times = pauses(rng, tokens, code, think=think)
+                player.play_cpu.append(time.process_time() - started)
                 score, luck, seconds = analyse(code, tokens, times, budget)
                 player.scores.append(score)
                 player.lucks.append(luck)
+                player.won += is_won(code, tokens)
+                player.analysis_cpu.append(seconds)
                 cpu.append(seconds)
             players.append(player)
             print(f"{kind}: scores {' '.join(f'{s:.0f}' for s in player.scores)}; "
-                  f"luck {' '.join(f'{luck:.2f}' for luck in player.lucks)}", file=sys.stderr)  # fmt: skip
+                  f"luck {' '.join(f'{luck:.2f}' for luck in player.lucks)}; "
+                  f"won {player.won}/{len(player.scores)}; "
+                  f"CPU s play {' '.join(f'{s:.1f}' for s in player.play_cpu)}, "
+                  f"analysis {' '.join(f'{s:.1f}' for s in player.analysis_cpu)}",
+                  file=sys.stderr)  # fmt: skip
 
     rows = []
     for kind in kinds:
