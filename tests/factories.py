@@ -143,3 +143,19 @@ def win(
         submission = submission_verify(submission_id=submission.pk)
     assert (submission.status, submission.won) == (Submission.Status.VERIFIED, True), submission.reason
     return submission
+
+
+def moderators():
+    """The moderators group as its data migration makes it: a transactional test run before on the
+    same database flushed the migration's rows (the permissions come back after a flush)."""
+    from importlib import import_module
+
+    from django.contrib.auth.models import Group, Permission
+
+    migration = import_module("fairplay.migrations.0005_moderators_group")
+    group, _ = Group.objects.get_or_create(name=migration.GROUP)
+    group.permissions.set(
+        Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        for app_label, codename in migration.PERMISSIONS
+    )
+    return group

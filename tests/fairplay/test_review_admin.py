@@ -4,11 +4,9 @@ permissions (fairplay/migrations/0005) suffice, and staff without them are refus
 from __future__ import annotations
 
 import datetime as dt
-from importlib import import_module
 
 import pytest
-from django.contrib.auth.models import Group, Permission
-from factories import player_make, win
+from factories import moderators, player_make, win
 
 from fairplay.models import CaseDecision
 from games.models import ReplayFlag
@@ -17,18 +15,6 @@ from leaderboard.models import BoardEntry
 pytestmark = pytest.mark.django_db
 
 NOON = dt.datetime(2026, 11, 29, 12, 0, 0, tzinfo=dt.UTC)
-
-
-def moderators() -> Group:
-    """The group as its data migration makes it: a transactional test run before this one on the
-    same database flushed the migration's rows (the permissions come back after a flush)."""
-    migration = import_module("fairplay.migrations.0005_moderators_group")
-    group, _ = Group.objects.get_or_create(name=migration.GROUP)
-    group.permissions.set(
-        Permission.objects.get(content_type__app_label=app_label, codename=codename)
-        for app_label, codename in migration.PERMISSIONS
-    )
-    return group
 
 
 def staff(name: str, *, moderator: bool):
