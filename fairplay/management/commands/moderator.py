@@ -21,7 +21,9 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username__iexact=username).first()
         if user is None:
             raise CommandError(f"no account is named {username!r}")
-        group = Group.objects.get(name=GROUP)
+        group = Group.objects.filter(name=GROUP).first()
+        if group is None:  # made by fairplay's migration 0005, with its permissions
+            raise CommandError(f"there is no {GROUP!r} group: run `manage.py migrate fairplay` first")
         with transaction.atomic():
             if remove:
                 user.groups.remove(group)
