@@ -23,7 +23,7 @@ from games.hidden.reveals import game_known_deal
 from games.hidden.serializers import VisibleDealSerializer
 from games.models import Submission
 from games.replays.selectors import ReplayHidden, replay_get
-from games.selectors import submission_code_public
+from games.selectors import deal_par, submission_code_public
 from yukon_site import clock
 from yukon_site.api_schema import REFUSAL, iso_utc
 
@@ -45,6 +45,17 @@ class ReplayCodeField(serializers.Field):
 
     def to_representation(self, submission: Submission) -> str | None:
         return submission.code if self.context["code_public"] else None
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class ReplayParField(serializers.Field):
+    # The deal's par (the shortest win the solver found) once the deal may be named: before, it
+    # would tell something of a deal still played with hidden cards.
+    def __init__(self, **kwargs):
+        super().__init__(source="*", allow_null=True, **kwargs)
+
+    def to_representation(self, submission: Submission) -> int | None:
+        return deal_par(code=submission.code) if self.context["code_public"] else None
 
 
 @extend_schema_field(VisibleDealSerializer)
@@ -112,6 +123,10 @@ class ReplayDetailApi(APIView):
         move_times_ms = serializers.ListField(child=serializers.IntegerField())
         score = serializers.IntegerField()
         moves = serializers.IntegerField()
+        par = ReplayParField(
+            help_text="The deal's par, the moves of the shortest win the solver has found, to compare "
+            "with `moves`; null while the deal may not be named or before the solver has found one."
+        )
         duration_ms = serializers.IntegerField()
         ranked = serializers.BooleanField()
         won = WonField(help_text="false only for a race's game that was not won")

@@ -10,6 +10,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from helpers import (
     BAR,
     assert_shows,
@@ -29,6 +30,7 @@ from daily.models import DailyDeal
 from games.engine import Game, verify
 from games.issuing.services import game_issue
 from games.log_input import SubmissionInput
+from games.models import SolvedDeal
 from games.solving.par import deal_par_solve
 from games.submissions.intake import submission_create
 
@@ -223,7 +225,6 @@ def chips(places) -> dict[str, str]:
 def submit_unfinished(user, tokens: list[str]) -> None:
     """A ranked game left after a few moves: submitted, verified, not won."""
     from django.test import TestCase
-    from django.utils import timezone
 
     from games.issuing.dealing import known_deals
 
@@ -317,6 +318,11 @@ def test_me_shows_the_players_figures_ranks_on_hidden_and_open_boards_and_games(
 def test_a_replay_plays_a_recorded_win_to_the_end(live_server, page: Page, artifacts_dir):
     annie = make_player("Annie-42")
     win = recorded_win(annie, CODE, TOKENS, gap_ms=160)
+    # The deal's par as the solver would store it: three moves fewer than this win.
+    SolvedDeal.objects.update_or_create(
+        code=CODE,
+        defaults={"rules": "classic", "result": "won", "par": len(TOKENS) - 3, "solved_at": timezone.now()},
+    )
     page.emulate_media(reduced_motion="reduce")
     page.set_viewport_size(DESKTOP)
     page.goto(f"{live_server.url}/replay/{win.pk}")
@@ -324,6 +330,7 @@ def test_a_replay_plays_a_recorded_win_to_the_end(live_server, page: Page, artif
     expect(replay).to_have_attribute("data-replay-status", "paused")
     expect(replay).to_have_attribute("data-steps", str(len(TOKENS)))
     expect(page.locator("[data-replay-info]")).to_contain_text("Annie-42")
+    expect(page.locator("[data-replay-info]")).to_contain_text(f"· 3 more than par ({len(TOKENS) - 3})")
     assert_shows(page, Game(CODE))
 
     # Step forward and back, by the buttons and the keys.

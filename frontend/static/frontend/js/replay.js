@@ -135,7 +135,7 @@ class Replay {
 }
 
 function describe(data) {
-  return t("replay.describe", {
+  const said = t("replay.describe", {
     player: data.player.name,
     rules: RULE_NAMES[data.rules],
     code: data.code ?? t("replay.codeLater"),
@@ -145,6 +145,13 @@ function describe(data) {
     time: formatDuration(data.duration_ms),
     when: formatWhen(data.achieved_at),
   });
+  return data.par ? `${said} · ${againstPar(data.moves, data.par)}` : said;
+}
+
+// The win's moves against the deal's par: the shortest win the solver has found (it can be beaten).
+function againstPar(moves, par) {
+  const values = { par: formatNumber(par), more: formatNumber(moves - par), fewer: formatNumber(par - moves) };
+  return t(moves > par ? "replay.parMore" : moves < par ? "replay.parFewer" : "replay.parSame", values);
 }
 
 function fail(text, status = "error") {
