@@ -230,7 +230,7 @@ def test_a_replay_gives_what_the_page_needs_to_play_it_back(client, frozen_now):
     assert body == {
         "id": result.pk, "code": result.code, "deal": None, "rules": "classic", "player": {"name": "ann"},
         "log": result.log.split(), "move_times_ms": result.move_times_ms, "score": BEST - 1,
-        "moves": result.moves, "duration_ms": result.duration_ms, "ranked": True, "won": True,
+        "moves": result.moves, "par": None, "duration_ms": result.duration_ms, "ranked": True, "won": True,
         "achieved_at": "2026-11-29T12:00:00Z",
     }  # fmt: skip
     assert len(body["log"]) == len(body["move_times_ms"])
