@@ -149,17 +149,22 @@ def analysis_case(server: JourneyServer, username: str) -> tuple[str, str] | Non
     )
 
 
-def analysed(server: JourneyServer, submission_id: int) -> None:
+def analysed_and_weighed(server: JourneyServer, submission_id: int, games: int) -> None:
+    """The result's analysis done, and weighed: the player's running score counts `games` games
+    (updated with the case, in one transaction, after the analysis is saved)."""
     deadline = time.monotonic() + ANALYSIS_S
     while time.monotonic() < deadline:
         row = server.query_one(
-            "SELECT state, score FROM fairplay_gameanalysis WHERE submission_id = %s", [submission_id]
+            "SELECT a.state, a.score, s.games FROM fairplay_gameanalysis a JOIN games_submission r "
+            "ON a.submission_id = r.id LEFT JOIN fairplay_playerscore s ON s.user_id = r.user_id "
+            "WHERE a.submission_id = %s",
+            [submission_id],
         )
-        if row and row[0] == "done":
+        if row and row[0] == "done" and row[2] == games:
             print(f"result {submission_id}: analysed, score {row[1]}")
             return
         time.sleep(1)
-    pytest.fail(f"result {submission_id} was not analysed within {ANALYSIS_S} s")
+    pytest.fail(f"result {submission_id} was not analysed and weighed within {ANALYSIS_S} s: {row}")
 
 
 def moderator_made(server: JourneyServer, username: str) -> None:
@@ -183,7 +188,7 @@ def test_a_program_is_reported_marked_and_cleared_by_a_moderator(stack_server, p
         result = program.play(*program.a_winnable_hidden_game())
         verified = wait_verified(program, result["id"])
         assert verified["won"] and verified["ranked"], verified
-        analysed(server, result["id"])
+        analysed_and_weighed(server, result["id"], number)
         levels.append(analysis_case(server, cheat.username))
         print(f"game {number}: case {levels[-1]}")
         if levels[-1] == ("mark", "open"):
