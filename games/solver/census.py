@@ -3,8 +3,10 @@
     python -m games.solver.census --rules classic --deals 0-999 --seconds 10 --workers 2
     python -m games.solver.census --rules relaxed --deals random:7:1000 --seconds 60
 
-``--deals`` is a range of deal numbers (``START-END``, both included) or a seeded sample
-(``random:SEED:COUNT``: COUNT YU1 deal numbers drawn by Python's ``random.Random(SEED)``).
+``--deals`` is a range of deal numbers (``START-END``, both included), a seeded sample
+(``random:SEED:COUNT``: COUNT YU1 deal numbers drawn by Python's ``random.Random(SEED)``), or
+the deals an earlier census left unsettled (``unsettled:PATH``, a census file, gzipped or not:
+a second pass with more time).
 One JSON line a deal is appended to ``--out`` (default ``census-<rules>-<deals>-<S>s.jsonl``)
 as soon as it is settled: code, verdict, seconds, positions searched, what decided it, and the
 win's length. Started again with the same output, it reads what is there and goes on with
@@ -18,9 +20,11 @@ status 3. Exit status 2: unusable arguments.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import multiprocessing
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -28,15 +32,21 @@ from typing import Any
 
 from games.engine import DEAL_COUNT, GameCode, Rules
 
-from .api import UNWINNABLE, Solution, solve
+from .api import UNKNOWN, UNWINNABLE, Solution, solve
 from .checker import DEFAULT_LIMIT, Disagreement, recheck_unwinnable
 from .position import Position
 
 EXIT_DONE, EXIT_UNUSABLE, EXIT_DISAGREEMENT = 0, 2, 3
 
 
-def parse_deals(text: str) -> list[int]:
-    """``START-END`` or ``random:SEED:COUNT`` as a list of deal numbers."""
+DEALS_HELP = "START-END, random:SEED:COUNT, or unsettled:PATH (an earlier census's unknown deals)"
+
+
+def parse_deals(text: str, rules: Rules = Rules.CLASSIC) -> list[int]:
+    """``START-END``, ``random:SEED:COUNT`` or ``unsettled:PATH`` as a list of deal numbers
+    (an earlier census's deals must be of ``rules``)."""
+    if text.startswith("unsettled:"):
+        return unsettled_deals(Path(text.removeprefix("unsettled:")), rules)
     try:
         if text.startswith("random:"):
             _, seed, count = text.split(":")
@@ -44,10 +54,24 @@ def parse_deals(text: str) -> list[int]:
             return [rng.randrange(DEAL_COUNT) for _ in range(int(count))]
         start, end = (int(part) for part in text.split("-"))
     except ValueError:
-        raise ValueError(f"--deals {text!r}: expected START-END or random:SEED:COUNT") from None
+        raise ValueError(f"--deals {text!r}: expected {DEALS_HELP}") from None
     if not 0 <= start <= end < DEAL_COUNT:
         raise ValueError(f"--deals {text!r}: expected 0 <= START <= END < {DEAL_COUNT}")
     return list(range(start, end + 1))
+
+
+def unsettled_deals(path: Path, rules: Rules) -> list[int]:
+    """The deal numbers a census file answered ``unknown``, in its order."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as handle:
+            entries = [json.loads(line) for line in handle if line.strip()]
+        codes = [GameCode.parse(entry["code"]) for entry in entries if entry["result"] == UNKNOWN]
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"--deals unsettled:{path}: {error!r}") from None
+    if any(code.rules is not rules for code in codes):
+        raise ValueError(f"--deals unsettled:{path}: a census of other rules than {rules.value}")
+    return [code.number for code in codes]
 
 
 def read_done(path: Path) -> dict[str, dict[str, Any]]:
@@ -103,7 +127,7 @@ def jobs(codes: Sequence[str], args: argparse.Namespace) -> Iterator[tuple[str, 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m games.solver.census", description=__doc__.split("\n")[0])
     parser.add_argument("--rules", choices=[rules.value for rules in Rules], default="classic")
-    parser.add_argument("--deals", required=True, help="START-END, or random:SEED:COUNT")
+    parser.add_argument("--deals", required=True, help=DEALS_HELP)
     parser.add_argument("--seconds", type=float, default=10.0, help="time limit per deal")
     parser.add_argument("--max-nodes", type=int, default=10_000_000, help="positions held per deal")
     parser.add_argument("--workers", type=int, default=1, help="processes")
@@ -118,15 +142,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    rules = Rules(args.rules)
     try:
-        numbers = parse_deals(args.deals)
+        numbers = parse_deals(args.deals, rules)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_UNUSABLE
     if args.seconds <= 0 or args.workers <= 0 or args.max_nodes <= 0:
         parser.error("--seconds, --workers and --max-nodes must be positive")
-    rules = Rules(args.rules)
-    out = args.out or Path(f"census-{rules.value}-{args.deals.replace(':', '_')}-{args.seconds:g}s.jsonl")
+    deals_name = re.sub(r"[^\w.-]", "_", args.deals)
+    out = args.out or Path(f"census-{rules.value}-{deals_name}-{args.seconds:g}s.jsonl")
     done = read_done(out)
     codes = [str(GameCode(rules, number)) for number in numbers]
     todo = [code for code in dict.fromkeys(codes) if code not in done]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import os
 import signal
@@ -34,6 +35,19 @@ def test_deals_are_a_range_or_a_seeded_sample():
     for bad in ("5-3", "x", "random:7", "-1-2"):
         with pytest.raises(ValueError):
             parse_deals(bad)
+
+
+def test_a_second_pass_takes_the_deals_a_census_left_unsettled(tmp_path):
+    path = tmp_path / "census.jsonl.gz"
+    answers = {3: "won", 9: "unknown", 4: "unwinnable", 1: "unknown"}
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        for number, result in answers.items():
+            handle.write(json.dumps({"code": str(GameCode(Rules.CLASSIC, number)), "result": result}) + "\n")
+    assert parse_deals(f"unsettled:{path}") == [9, 1]
+    with pytest.raises(ValueError, match="other rules"):
+        parse_deals(f"unsettled:{path}", Rules.RELAXED)
+    with pytest.raises(ValueError, match="unsettled"):
+        parse_deals(f"unsettled:{tmp_path / 'missing.jsonl'}")
 
 
 def test_a_line_cut_short_by_a_kill_is_dropped(tmp_path):
