@@ -1,20 +1,116 @@
-"""The fair-play API (signed in): POST /api/replays/<id>/reports/ reports a result, POST
-/api/fairplay/appeals/ appeals a decision. Examples: docs/api.md, docs/fairplay.md."""
+"""The fair-play API: GET /api/replays/<id>/analysis/ tells where a replayed game was lost (public);
+signed in, POST /api/replays/<id>/reports/ reports a result, POST /api/fairplay/appeals/ appeals a
+decision. Examples: docs/api.md, docs/fairplay.md."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from fairplay.cases import case_appeal
 from fairplay.models import ResultReport
+from fairplay.replay_analysis import (
+    DONE,
+    NONE,
+    QUEUED,
+    UNAVAILABLE,
+    ReplayAnalysis,
+    replay_analysis_ask,
+    replay_analysis_get,
+)
 from fairplay.reports import result_report
+from games.replays.apis import ReplayHiddenSerializer, replay_hidden_response
+from games.replays.selectors import ReplayHidden
+from games.solver import UNKNOWN, UNWINNABLE, WON
 from games.throttles import GamesRateThrottle
+from yukon_site import clock
 from yukon_site.api_schema import REFUSAL, iso_utc
+
+
+class ReplayAnalysisThrottle(GamesRateThrottle):
+    scope = "replay_analysis"
+
+    def get_rate(self) -> str:
+        return settings.FAIRPLAY_REPLAY_ANALYSIS_RATE
+
+
+class ReplayAnalysisApi(APIView):
+    """Where a replayed game was lost: the same solver verdicts as the fair-play analysis, shown to
+    every player (docs/fairplay.md, "On the replay"). GET reads it, POST asks for it."""
+
+    permission_classes = [AllowAny]
+
+    def get_throttles(self):
+        return [ReplayAnalysisThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema_serializer(component_name="ReplayAnalysis")
+    class OutputSerializer(serializers.Serializer):
+        state = serializers.ChoiceField(
+            choices=[DONE, QUEUED, NONE, UNAVAILABLE],
+            help_text="done; queued: asked for, not done yet (read again in a while); none: not asked "
+            "for yet (POST asks); unavailable: this game cannot be analysed.",
+        )
+        deal = serializers.ChoiceField(
+            choices=[WON, UNWINNABLE, UNKNOWN],
+            allow_null=True,
+            help_text="Could the deal be won from its start, every card known (unknown: the solver's "
+            "limits came first)?",
+        )
+        ended_winnable = serializers.BooleanField(
+            allow_null=True, help_text="Could the game still be won where it ended? null: not known."
+        )
+        first_lost_move = serializers.IntegerField(
+            allow_null=True,
+            help_text="The index in the replay's `log` of the move after which the deal could no "
+            "longer be won.",
+        )
+        keeping_move = serializers.CharField(
+            allow_null=True, help_text="A move there (a log token) that would have kept it winnable."
+        )
+
+    @extend_schema(
+        operation_id="replay_analysis",
+        summary="Where a replayed game was lost (a race's game that was not won)",
+        responses={
+            200: OutputSerializer,
+            403: OpenApiResponse(
+                ReplayHiddenSerializer, description="Not yet: as the replay (`replay_not_yet`)."
+            ),
+            404: OpenApiResponse(REFUSAL, description="No such game to watch (`replay_not_found`)."),
+        },
+    )
+    def get(self, request, submission_id: int):
+        return self._answer(request, replay_analysis_get, submission_id)
+
+    @extend_schema(
+        operation_id="replay_analysis_ask",
+        summary="Ask for the analysis of a replayed game that was not won (rate-limited)",
+        request=None,
+        responses={
+            200: OutputSerializer,
+            202: OpenApiResponse(OutputSerializer, description="Asked for: `state` queued."),
+            403: OpenApiResponse(
+                ReplayHiddenSerializer, description="Not yet: as the replay (`replay_not_yet`)."
+            ),
+            404: OpenApiResponse(REFUSAL, description="No such game to watch (`replay_not_found`)."),
+            429: OpenApiResponse(REFUSAL, description="Too many asked for (`throttled`)."),
+        },
+    )
+    def post(self, request, submission_id: int):
+        return self._answer(request, replay_analysis_ask, submission_id)
+
+    def _answer(self, request, read, submission_id: int) -> Response:
+        viewer = request.user.pk if request.user.is_authenticated else None
+        try:
+            analysis: ReplayAnalysis = read(submission_id=submission_id, viewer_id=viewer, now=clock.now())
+        except ReplayHidden as hidden:
+            return replay_hidden_response(hidden)
+        queued = request.method == "POST" and analysis.state == QUEUED
+        return Response(self.OutputSerializer(analysis).data, status=202 if queued else 200)
 
 
 class ResultReportThrottle(GamesRateThrottle):

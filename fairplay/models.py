@@ -13,6 +13,7 @@ class GameAnalysis(models.Model):
         CONTEST = "contest", "A race's or a challenge's result"
         SAMPLE = "sample", "Drawn at random"
         REPORTED = "reported", "Reported by a player"
+        ASKED = "asked", "Asked for on its replay"
 
     class State(models.TextChoices):
         QUEUED = "queued", "Queued"

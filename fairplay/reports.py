@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from fairplay.models import GameAnalysis, ResultReport
-from fairplay.services import analysis_for_report
+from fairplay.services import analysis_ask
 from games.models import ReplayFlag
 from games.replays.selectors import ReplayHidden, replay_get
 from games.reviews import case_open
@@ -53,7 +53,7 @@ def result_report(
             report = ResultReport.objects.create(
                 submission=submission, reporter=user, reason=reason, note=note.strip(), created_at=now
             )
-            analysis_for_report(submission)
+            analysis_ask(submission, reason=GameAnalysis.Reason.REPORTED)
             case = case_open(submission=submission, reason=ReplayFlag.Reason.REPORT)
             GameAnalysis.objects.filter(submission=submission, case__isnull=True).update(case=case)
     except IntegrityError:

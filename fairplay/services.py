@@ -54,12 +54,13 @@ def analyses_request(*, submission_ids: list[int]) -> list[GameAnalysis]:
     return asked
 
 
-def analysis_for_report(submission: Submission) -> GameAnalysis | None:
-    """A reported result's analysis, asked for unless it was already (an analysis reads the same
-    log the same way) or the game is no hidden-card game; inside the report's transaction."""
+def analysis_ask(submission: Submission, *, reason: str) -> GameAnalysis | None:
+    """A result's analysis for a report or its replay, asked for unless it was already (an
+    analysis reads the same log the same way) or the game is no hidden-card game (an open deal's
+    cards were known before it was played); inside the caller's transaction, sent after it."""
     if submission.game_id is None or not submission.game.hidden:
         return None
-    return _ask(submission, GameAnalysis.Reason.REPORTED)
+    return _ask(submission, reason)
 
 
 def _ask(submission: Submission, reason: str) -> GameAnalysis | None:

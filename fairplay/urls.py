@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from fairplay.apis import ResultReportApi, ReviewAppealApi
+from fairplay.apis import ReplayAnalysisApi, ResultReportApi, ReviewAppealApi
 
 urlpatterns = [
+    path("replays/<int:submission_id>/analysis/", ReplayAnalysisApi.as_view(), name="api-replay-analysis"),
     path("replays/<int:submission_id>/reports/", ResultReportApi.as_view(), name="api-result-reports"),
     path("fairplay/appeals/", ReviewAppealApi.as_view(), name="api-review-appeals"),
 ]

@@ -77,6 +77,19 @@ def winning_log(code: str) -> str:
     return min(logs, key=lambda log: len(log.split()))
 
 
+def then_legal_moves(code: str, tokens: list[str], extra: int) -> list[str]:
+    """`tokens` played on `code`'s deal, then `extra` more legal moves (the first the engine lists
+    each time): a game that goes on after a given move."""
+    game, tokens = Game(code), list(tokens)
+    for token in tokens:
+        game.play(token)
+    for _ in range(extra):
+        move = next(iter(game.legal_moves))
+        game.push(move)
+        tokens.append(str(move))
+    return tokens
+
+
 @cache
 def padded_log(code: str, extra_moves: int) -> str:
     """The winning log of `code` with `extra_moves` "move, undo" pairs first: score − extra_moves."""

@@ -34,6 +34,20 @@ class ReplayHiddenSerializer(serializers.Serializer):
     available_at = serializers.DateTimeField(allow_null=True, help_text="null: when the race is over")
 
 
+def replay_hidden_response(hidden: ReplayHidden) -> Response:
+    """403 for a replay not to be watched yet (ReplayHiddenSerializer): when it will be, if known."""
+    return Response(
+        {
+            "detail": "This daily-deal win can be watched when the day is over."
+            if hidden.until
+            else "This race's games can be watched when the race is over.",
+            "code": "replay_not_yet",
+            "available_at": iso_utc(hidden.until),
+        },
+        status=status.HTTP_403_FORBIDDEN,
+    )
+
+
 # A replay's fields computed from the result (and from `code_public` in the context: may the answer
 # name its deal?). Not read-only, so that the schema shows each as the type it documents.
 
@@ -150,16 +164,7 @@ class ReplayDetailApi(APIView):
         try:
             submission = replay_get(submission_id=submission_id, viewer_id=viewer, now=clock.now())
         except ReplayHidden as hidden:
-            return Response(
-                {
-                    "detail": "This daily-deal win can be watched when the day is over."
-                    if hidden.until
-                    else "This race's games can be watched when the race is over.",
-                    "code": "replay_not_yet",
-                    "available_at": iso_utc(hidden.until),
-                },
-                status=status.HTTP_403_FORBIDDEN,
-            )
+            return replay_hidden_response(hidden)
         if submission is None:
             refusal = {"detail": "No such win to watch.", "code": "replay_not_found"}
             return Response(refusal, status=status.HTTP_404_NOT_FOUND)

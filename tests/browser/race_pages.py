@@ -68,10 +68,10 @@ def rated(user, rules: str, shown: float, races: int):
     )
 
 
-def finished_race(users: list, code: str, tokens: list[str]):
+def finished_race(users: list, code: str, tokens: list[str], others: list[str] | None = None):
     """A classic race of `users` played an hour ago through the races' services: the first wins
-    on `code` (a winning `tokens`), the others play its first 12 moves and are away since, so their
-    games are settled from the record; places final and the ratings moved. The race."""
+    on `code` (a winning `tokens`), the others play its first 12 moves (or `others`) and are away
+    since, so their games are settled from the record; places final and the ratings moved. The race."""
     from datetime import timedelta
 
     from django.test import TestCase
@@ -91,7 +91,7 @@ def finished_race(users: list, code: str, tokens: list[str]):
     seats = list(race.seat_rows.select_related("game", "user", "race"))
     with TestCase.captureOnCommitCallbacks(execute=True):
         for seat in seats[1:]:
-            _seat_play(seat, tokens[:12])
+            _seat_play(seat, tokens[:12] if others is None else others)
         _seat_result(seat=seats[0], tokens=tokens, times=_seat_play(seats[0], tokens))
     services.races_tick_running()  # as the beat's task does, should a verdict come after the last tick
     race.refresh_from_db()

@@ -4,7 +4,7 @@ see, and the hidden edge; on known lines of known deals, with small budgets."""
 from __future__ import annotations
 
 import pytest
-from factories import WINNING_CODES, winning_log
+from factories import WINNING_CODES, then_legal_moves, winning_log
 
 from fairplay import verdicts as verdicts_module
 from fairplay.choices import Table, is_safe
@@ -50,14 +50,7 @@ def test_knowing_the_face_down_cards_shows_as_a_hidden_edge_a_cautious_player_ha
 
 def lost_game(extra: int) -> list[str]:
     """The winning line up to the choice, the losing Seven, then `extra` more legal moves."""
-    game, tokens = Game(CODE), [*LINE[:AT], LOOKS_BEST]
-    for token in tokens:
-        game.play(token)
-    for _ in range(extra):
-        move = next(iter(game.legal_moves))
-        game.push(move)
-        tokens.append(str(move))
-    return tokens
+    return then_legal_moves(CODE, [*LINE[:AT], LOOKS_BEST], extra)
 
 
 def test_a_lost_game_is_lost_at_the_move_that_blundered_and_a_keeping_move_is_named():

@@ -269,6 +269,9 @@ if FAIRPLAY_MARK_GAMES < 2 or FAIRPLAY_SCORE_WINDOW < FAIRPLAY_MARK_GAMES:
     raise ImproperlyConfigured(
         "One game never marks anyone: FAIRPLAY_MARK_GAMES ≥ 2, and ≤ FAIRPLAY_SCORE_WINDOW."
     )
+# Analyses of replayed games anyone may ask for (POST /api/replays/<id>/analysis/: a race's game
+# not won, where it was lost), a DRF rate string: each costs up to FAIRPLAY_VERDICT_BUDGET's CPU.
+FAIRPLAY_REPLAY_ANALYSIS_RATE = env.str("THROTTLE_REPLAY_ANALYSIS", default="20/hour")
 # Appeals a player may send (POST /api/fairplay/appeals/), a DRF rate string.
 FAIRPLAY_APPEAL_RATE = env.str("THROTTLE_REVIEW_APPEAL", default="3/day")
 # Two accounts of one person (fairplay/collusion.py; docs/fairplay.md, "Collusion"), each a case

@@ -10,7 +10,7 @@ import { api, refusalText, sessionRefused } from "./api.js";
 import { $ } from "./dom.js";
 import { Move } from "./engine.js";
 import { t } from "./i18n.js";
-import { moveWords } from "./table_controller.js";
+import { moveWords } from "./move_words.js";
 
 const ENDPOINT = "/api/hint/";
 const HINTED_KEY = "yukon.hinted.v1"; // codes hinted on this device: any later result on them is assisted

@@ -10,6 +10,7 @@ import { $, $$, RULE_NAMES, formatDuration, formatNumber, formatWhen, replayEarl
 import { Game } from "./engine.js";
 import { t } from "./i18n.js";
 import { isOffline, showOffline, startPage, whenOnline } from "./page.js";
+import { offerAnalysis } from "./replay_analysis.js";
 import { offerReport } from "./report.js";
 import { Table } from "./table.js";
 
@@ -101,6 +102,11 @@ class Replay {
     this.show(to);
   }
 
+  /** Paused at the table after `step` tokens (the analysis's "show the move that lost it"). */
+  goTo(step) {
+    this.#step(step);
+  }
+
   #bind() {
     const actions = {
       start: () => this.#step(0),
@@ -176,8 +182,9 @@ async function load(id, started) {
   for (const control of $$("[data-replay-controls] button, [data-replay-controls] input")) control.disabled = false;
   $("[data-replay-info]").textContent = describe(answer.data);
   document.title = t("replay.title", { player: answer.data.player.name, code: answer.data.code ?? t("replay.codeLater") });
-  new Replay(answer.data);
+  const replay = new Replay(answer.data);
   replayEarlyPresses(); // its controls listen now
+  offerAnalysis(replay);
   // Who watches decides whether a report is offered: the server has said once the page started.
   started.then(({ account }) => offerReport({ resultId: answer.data.id, player: answer.data.player.name, account }));
   return true;

@@ -6,10 +6,11 @@
 import { installSuitSymbols } from "./art.js";
 import { Bar } from "./bar.js";
 import { $ } from "./dom.js";
-import { FOUNDATION, cardLabel, describeMove, parseCard } from "./engine.js";
+import { FOUNDATION, cardLabel, parseCard } from "./engine.js";
 import { refusalText, t } from "./i18n.js";
 import { Input } from "./input.js";
 import { Keys } from "./keys.js";
+import { moveWords } from "./move_words.js";
 import { Notices } from "./notices.js";
 import { Revealer } from "./reveals.js";
 import { loadSettings } from "./store.js";
@@ -18,21 +19,6 @@ import { Table } from "./table.js";
 const MEASURES_KEPT = 1000;
 const UNDO_RULE = "rule-nothing_to_undo"; // Help's section on Undo (help/rules.html)
 let undoExplained = false; // the first undo of a visit says what an undo does to the figures
-
-// A move in the player's words, from the engine's facts (one literal key each, so that the
-// catalogs' test finds them).
-const MOVE_WORDS = {
-  toFoundation: (facts) => t("say.toFoundation", facts),
-  backToColumn: (facts) => t("say.backToColumn", facts),
-  groupToColumn: (facts) => t("say.groupToColumn", facts),
-  toColumn: (facts) => t("say.toColumn", facts),
-};
-
-/** `move` in `game`, before it is played, in words: "7♥ and 2 cards on it to column 4". */
-export function moveWords(game, move) {
-  const facts = describeMove(game, move);
-  return MOVE_WORDS[facts.kind](facts);
-}
 
 export class TableController {
   session = null;

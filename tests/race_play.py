@@ -10,6 +10,7 @@ from pathlib import Path
 
 from django.db import connections
 from django.utils import timezone
+from factories import then_legal_moves
 
 from games.engine import Game
 from games.hidden.reveals import game_reveal
@@ -19,7 +20,7 @@ from races import services
 from races.models import Race, RaceSeat
 from races.play import playing_seat, seat_progress_record
 
-_CASES = json.loads((Path(__file__).resolve().parents[2] / "games/engine/vectors/logs.json").read_text())[
+_CASES = json.loads((Path(__file__).resolve().parents[1] / "games/engine/vectors/logs.json").read_text())[
     "cases"
 ]
 CLASSIC_WIN = next(
@@ -28,9 +29,19 @@ CLASSIC_WIN = next(
     if case["code"] == "YU1-C-AAAAAAA" and case["verdict"]["won"] and "U" not in case["log"].split()
 )
 
+# On CLASSIC_WIN's deal, 7♥ (and 9 cards on it) to column 4 where the win plays 8♣ to column 1
+# loses the deal: the position after it has no win, and each of the analysis's solves around it
+# is small.
+LOST_AT, BLUNDER = 17, "7H>4"
+
 LONG_AGO = timedelta(hours=1)
 PACE_MS = 400  # a human pace, above every timing check
 LATENCY_MS = 40
+
+
+def losing_log(extra: int = 3) -> list[str]:
+    """CLASSIC_WIN's first LOST_AT moves, BLUNDER, then `extra` more legal moves: a lost game."""
+    return then_legal_moves(CLASSIC_WIN["code"], [*CLASSIC_WIN["log"].split()[:LOST_AT], BLUNDER], extra)
 
 
 def race_of(users: list, *, seats: int | None = None, limit: int | None = None, at: datetime) -> Race:
