@@ -8,10 +8,12 @@ from django.contrib.auth import logout
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.lockout import PasswordTriesExhausted, password_confirmed, password_tries_message
 from accounts.models import NAME_RULE
 from accounts.services import user_delete, user_display_name_set, user_language_set
 from yukon_site.api_input import StrictCharField
@@ -99,6 +101,9 @@ class AccountApi(APIView):
                 examples=[OpenApiExample("wrong", value={"password": ["That is not your password."]})],
             ),
             403: NOT_SIGNED_IN,
+            429: OpenApiResponse(
+                description="Too many password tries: 5 in 5 minutes (`throttled`, with `Retry-After`)."
+            ),
             # OpenAPI 3.0 shows no body of a DELETE, so these are not added for it: listed here.
             413: standard_refusal("413"),
             415: standard_refusal("415"),
@@ -108,7 +113,15 @@ class AccountApi(APIView):
         serializer = self.AccountDeleteInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = request.user
-        if not user.check_password(serializer.validated_data["password"]):
+        try:
+            confirmed = password_confirmed(
+                request._request, user=user, password=serializer.validated_data["password"]
+            )
+        except PasswordTriesExhausted as exhausted:
+            refusal = Throttled(detail=password_tries_message(exhausted.seconds))
+            refusal.wait = exhausted.seconds  # Retry-After, without DRF's sentence of seconds
+            raise refusal from None
+        if not confirmed:
             raise serializers.ValidationError({"password": ["That is not your password."]})
         user_delete(user=user)
         logout(request._request)

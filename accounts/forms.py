@@ -6,6 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts.lockout import PasswordTriesExhausted, password_confirmed, password_tries_message
 from accounts.services import display_name_clean
 
 
@@ -57,12 +58,16 @@ class AccountDeleteForm(forms.Form):
         label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
     )
 
-    def __init__(self, *args, user, **kwargs) -> None:
+    def __init__(self, *args, request, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.request = request
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        try:
+            confirmed = password_confirmed(self.request, user=self.request.user, password=password)
+        except PasswordTriesExhausted as exhausted:
+            raise ValidationError(password_tries_message(exhausted.seconds), code="too_many_tries") from None
+        if not confirmed:
             raise ValidationError(_("That is not your password."), code="wrong_password")
         return password

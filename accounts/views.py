@@ -34,7 +34,7 @@ def account_profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_delete(request: HttpRequest) -> HttpResponse:
-    form = AccountDeleteForm(request.POST or None, user=request.user)
+    form = AccountDeleteForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         user_delete(user=request.user)
         logout(request)

@@ -122,6 +122,22 @@ def test_deleting_needs_the_right_password(api, player):
     assert User.objects.filter(pk=player.pk).exists()
 
 
+def test_a_stolen_session_cannot_try_passwords_in_a_loop(api, player, client):
+    # The attacker holds the player's session, not the password, and loops over guesses: five
+    # in five minutes, then every try is refused unchecked, the right password too, so the
+    # answer tells nothing; the deletion page counts the same tries.
+    guesses = [api.delete("/api/account/", {"password": f"guess-{n}"}, format="json") for n in range(5)]
+    assert [answer.status_code for answer in guesses] == [400] * 5
+    right = api.delete("/api/account/", {"password": PASSWORD}, format="json")
+    assert (right.status_code, right.json()["code"]) == (429, "throttled")
+    assert right.json()["detail"] == "Too many password tries. Try again in 5 minutes."
+    assert 240 < int(right["Retry-After"]) <= 300
+    client.force_login(player)
+    page = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert page.status_code == 200 and b"Too many password tries. Try again in 5 minutes." in page.content
+    assert User.objects.filter(pk=player.pk).exists()
+
+
 def test_deleting_removes_the_player_and_detaches_their_results(api, player, make_player):
     submission = a_result(player)
     game_issue(user=player, count=2)

@@ -293,6 +293,9 @@ ACCOUNT_USERNAME_VALIDATORS = "accounts.models.username_validators"
 # The site's adapter: a sign-in lockout says how long it lasts (accounts/lockout.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # allauth's own login and sign-up rate limits stay on (its defaults), kept in the shared cache.
+# A signed-in player's password (changing it; confirming a deletion: accounts/lockout.py) may be
+# tried 5 times in 5 minutes, as a sign-in's login: never a loop over a stolen session.
+ACCOUNT_RATE_LIMITS = {"change_password": "5/5m/user", "reauthenticate": "5/5m/user"}
 # Device sightings (accounts/devices.py) not renewed for 90 days are forgotten once a day.
 CELERY_BEAT_SCHEDULE["accounts-device-sightings-prune"] = {
     "task": "accounts.device_sightings_prune",
