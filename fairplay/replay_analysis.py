@@ -50,7 +50,7 @@ def replay_analysis_ask(*, submission_id: int, viewer_id: int | None, now: dt.da
     """Ask for the analysis of a replayed game that was not won (once: asked again, it is the
     same); the answer is the analysis as it now stands."""
     submission = _watchable(submission_id=submission_id, viewer_id=viewer_id, now=now)
-    if not submission.won and verdict_budget() is not None:
+    if not submission.won and verdict_budget(GameAnalysis.Reason.ASKED) is not None:
         with transaction.atomic():
             analysis_ask(submission, reason=GameAnalysis.Reason.ASKED)
     return replay_analysis_get(submission_id=submission_id, viewer_id=viewer_id, now=now)
@@ -67,7 +67,8 @@ def _from_analysis(submission: Submission) -> ReplayAnalysis:
     analysis = GameAnalysis.objects.filter(submission=submission).only("state", "features").first()
     if analysis is None:
         hidden = submission.game_id is not None and submission.game.hidden
-        return ReplayAnalysis(NONE if hidden and verdict_budget() is not None else UNAVAILABLE)
+        askable = hidden and verdict_budget(GameAnalysis.Reason.ASKED) is not None
+        return ReplayAnalysis(NONE if askable else UNAVAILABLE)
     if analysis.state == GameAnalysis.State.QUEUED:
         return ReplayAnalysis(QUEUED)
     features = analysis.features if analysis.state == GameAnalysis.State.DONE else {}

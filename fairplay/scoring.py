@@ -50,7 +50,7 @@ def game_score(features: dict) -> Score:
             Part(
                 "luck",
                 min(LUCK_POINTS * luck, LUCK_MAX),
-                f"kept the deal winnable against odds of 1 in {10 ** luck:,.0f} on what could be seen",
+                f"kept the deal winnable against odds of 1 in {10**luck:,.0f} on what could be seen",
             )
         )
     share = features.get("top_choice_share")

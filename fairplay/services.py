@@ -114,7 +114,7 @@ def game_analyse(*, analysis_id: int) -> GameAnalysis | None:
     submission = analysis.submission
     started = time.process_time()
     tokens = submission.log.split()
-    budget = verdict_budget()
+    budget = verdict_budget(analysis.reason)
     try:
         features = game_features(submission.code, tokens, submission.move_times_ms).to_dict()
         verdicts = None if budget is None else game_verdicts(submission.code, tokens, budget)
@@ -136,7 +136,9 @@ def game_analyse(*, analysis_id: int) -> GameAnalysis | None:
     return analysis
 
 
-def verdict_budget() -> Budget | None:
-    """The solver's budget for a game's verdicts (settings.FAIRPLAY_VERDICT_BUDGET), None: off."""
-    name = settings.FAIRPLAY_VERDICT_BUDGET
+def verdict_budget(reason: str = "") -> Budget | None:
+    """The solver's budget for the verdicts of a game analysed for `reason`: one asked for on its
+    replay, settings.FAIRPLAY_ASKED_VERDICT_BUDGET, any other FAIRPLAY_VERDICT_BUDGET. None: off."""
+    asked = reason == GameAnalysis.Reason.ASKED
+    name = settings.FAIRPLAY_ASKED_VERDICT_BUDGET if asked else settings.FAIRPLAY_VERDICT_BUDGET
     return None if name == "off" else BUDGETS[name]

@@ -100,7 +100,6 @@ class GameVerdicts:
             "verdicts_cpu_ms": self.cpu_ms,
         }
 
-
     def luck(self) -> float | None:
         """How unlikely the game's choices kept the deal winnable for a player who saw only what
         could be seen: log10 of a likelihood ratio, a product over the searched positions where

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('fairplay', '0005_moderators_group'),
+        ("fairplay", "0005_moderators_group"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='playerscore',
-            name='luck',
+            model_name="playerscore",
+            name="luck",
             field=models.FloatField(default=0.0),
         ),
     ]

@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('fairplay', '0006_player_luck'),
+        ("fairplay", "0006_player_luck"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='gameanalysis',
-            name='reason',
-            field=models.CharField(choices=[('top', "Reached a board's top places"), ('contest', "A race's or a challenge's result"), ('sample', 'Drawn at random'), ('reported', 'Reported by a player'), ('asked', 'Asked for on its replay')], max_length=8),
+            model_name="gameanalysis",
+            name="reason",
+            field=models.CharField(
+                choices=[
+                    ("top", "Reached a board's top places"),
+                    ("contest", "A race's or a challenge's result"),
+                    ("sample", "Drawn at random"),
+                    ("reported", "Reported by a player"),
+                    ("asked", "Asked for on its replay"),
+                ],
+                max_length=8,
+            ),
         ),
     ]

@@ -3,9 +3,8 @@ the page asks for the game's analysis, says the move that lost it and a move tha
 kept it, and shows the table just before that move; at 360 and 1366 px, axe-clean.
 
 The race is played through the races' services (race_pages.finished_race); the analysis is the
-server's own, asked for by the page. The embedded default runs tasks inside the request, so it
-ships the analysis without the solver (FAIRPLAY_VERDICT_BUDGET off: the page then says nothing);
-here it runs the lab's budget, the same solver with smaller limits, as a worker would."""
+server's own, asked for by the page, on the shipped settings (the embedded default runs it in the
+asking request with the lab's budget: the same solver, smaller limits)."""
 
 import re
 
@@ -31,9 +30,8 @@ ANALYSIS = "[data-replay-analysis]"
 
 
 def test_a_lost_race_game_says_the_move_that_lost_it_and_one_that_kept_it(
-    live_server, page: Page, settings, artifacts_dir
+    live_server, page: Page, artifacts_dir
 ):
-    settings.FAIRPLAY_VERDICT_BUDGET = "lab"
     winner, loser = make_player("Winnie"), make_player("Lucas")
     lost = losing_log()
     race = off_the_event_loop(

@@ -51,7 +51,7 @@ def verdicts(monkeypatch):
         STRONG, PLAIN = STRONG, PLAIN
         next = PLAIN
 
-    monkeypatch.setattr("fairplay.services.verdict_budget", lambda: BUDGETS["lab"])
+    monkeypatch.setattr("fairplay.services.verdict_budget", lambda reason="": BUDGETS["lab"])
     monkeypatch.setattr(
         "fairplay.services.game_verdicts", lambda code, tokens, budget: _Verdicts(Control.next, len(tokens))
     )

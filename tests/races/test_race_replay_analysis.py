@@ -41,9 +41,9 @@ def ask(result_id: int, client: APIClient | None = None):
 @pytest.fixture
 def finished(make_player, known_deal, django_capture_on_commit_callbacks, settings):
     """A race over: its winner's result and its loser's, who blundered at LOST_AT then left. The
-    analysis asked for is the real one (the lab's budget: the same solver, smaller limits)."""
+    analysis asked for is the real one, as the embedded default ships it (FAIRPLAY_ASKED_VERDICT_BUDGET
+    lab: the same solver, smaller limits)."""
     settings.RACE_GRACE_SECONDS = 24 * 3600
-    settings.FAIRPLAY_VERDICT_BUDGET = "lab"
     race = started_race(make_player)
     winner, loser = seats_of(race)
     lost = " ".join(losing_log())
@@ -105,11 +105,11 @@ def test_a_win_needs_no_analysis(finished):
 def test_without_the_solver_there_is_nothing_to_ask_for(
     finished, settings, django_capture_on_commit_callbacks
 ):
-    settings.FAIRPLAY_VERDICT_BUDGET = "off"  # as `make run` ships: no solver in the analysis
+    settings.FAIRPLAY_ASKED_VERDICT_BUDGET = "off"  # an operator's choice: no solver for asked analyses
     assert analysis_of(finished["lost"].pk).json()["state"] == "unavailable"
     assert ask(finished["lost"].pk).json()["state"] == "unavailable"
     assert not GameAnalysis.objects.filter(submission=finished["lost"]).exists()
-    settings.FAIRPLAY_VERDICT_BUDGET = "lab"
+    settings.FAIRPLAY_ASKED_VERDICT_BUDGET = "lab"
     with django_capture_on_commit_callbacks(execute=True):
         ask(finished["lost"].pk)
     GameAnalysis.objects.filter(submission=finished["lost"]).update(features={"moves": 11})  # failed verdicts

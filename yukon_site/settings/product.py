@@ -248,8 +248,15 @@ FAIRPLAY_SAMPLE_ONE_IN = env.int("FAIRPLAY_SAMPLE_ONE_IN", default=10)
 FAIRPLAY_VERDICT_BUDGET = env.str(
     "FAIRPLAY_VERDICT_BUDGET", default="off" if CELERY_TASK_ALWAYS_EAGER else "default"
 )
-if FAIRPLAY_VERDICT_BUDGET not in {"default", "lab", "off"}:
-    raise ImproperlyConfigured("FAIRPLAY_VERDICT_BUDGET is default, lab or off.")
+# The budget of an analysis a player asks for on a replay (where a race's game was lost: the
+# player waits for it): without a broker it runs in that request, so "lab" (2 s of CPU at most).
+FAIRPLAY_ASKED_VERDICT_BUDGET = env.str(
+    "FAIRPLAY_ASKED_VERDICT_BUDGET", default="lab" if CELERY_TASK_ALWAYS_EAGER else FAIRPLAY_VERDICT_BUDGET
+)
+if {FAIRPLAY_VERDICT_BUDGET, FAIRPLAY_ASKED_VERDICT_BUDGET} - {"default", "lab", "off"}:
+    raise ImproperlyConfigured(
+        "FAIRPLAY_VERDICT_BUDGET and FAIRPLAY_ASKED_VERDICT_BUDGET are default, lab or off."
+    )
 # Reports a player may send (POST /api/replays/<id>/reports/), a DRF rate string.
 FAIRPLAY_REPORT_RATE = env.str("THROTTLE_RESULT_REPORT", default="10/hour")
 # The review queue's two thresholds on a game's score (fairplay/scoring.py; docs/fairplay.md, "The
