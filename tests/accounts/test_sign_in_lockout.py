@@ -4,17 +4,12 @@ account has the login typed."""
 
 from __future__ import annotations
 
-import time
-from types import SimpleNamespace
-
-import allauth.core.internal.ratelimit
 import pytest
 from accounts_helpers import PASSWORD
 from allauth.core.internal.ratelimit import Rate, get_rates
 from django.conf import settings
 from django.utils import translation
 
-import accounts.lockout
 from accounts.lockout import login_lockout_message, seconds_until_allowed, whole_minutes
 
 WRONG_PASSWORD = "not-the-pass-phrase"
@@ -77,16 +72,6 @@ def test_the_refusal_is_worded_in_each_language(language, seconds, said):
 
 
 # --- through the sign-in page ---------------------------------------------------------------------
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The wall clock of allauth's rate limits and of the lockout, set by the test (`clock.now`)."""
-    fake = SimpleNamespace(now=time.time(), monotonic=time.monotonic, sleep=time.sleep)
-    fake.time = lambda: fake.now
-    monkeypatch.setattr(allauth.core.internal.ratelimit, "time", fake)
-    monkeypatch.setattr(accounts.lockout, "time", fake)
-    return fake
 
 
 def sign_in(client, login: str, password: str, **headers):
