@@ -45,27 +45,25 @@ def requirements(board: Board) -> tuple[list[Option | None], list[list[Option] |
     parents = PARENTS[board.classic]
     base: list[Option | None] = [None] * EVENT_COUNT
     ways: list[list[Option] | None] = [None] * EVENT_COUNT
-    where: dict[int, tuple[int, int]] = {}
+    # Where each card lies, and `uncover`: the event after which nothing lies on a card any
+    # more (the departure of the card on it), or nothing if nothing does.
+    column_of, depth_of = [0] * DECK_SIZE, [0] * DECK_SIZE
+    uncover: list[Option] = [()] * DECK_SIZE
     for c, column in enumerate(columns):
         for i, card in enumerate(column):
-            where[card] = (c, i)
-
-    def uncover(card: int) -> Option:
-        """The event after which nothing lies on ``card`` any more (or nothing, if nothing does)."""
-        c, i = where[card]
-        column = columns[c]
-        return (DEPART + column[i + 1],) if i + 1 < len(column) else ()
+            column_of[card], depth_of[card] = c, i
+            if i:
+                uncover[column[i - 1]] = (DEPART + card,)
 
     empty_now = [c for c in range(COLUMN_COUNT) if not columns[c]]
     for c, column in enumerate(columns):
         for i, card in enumerate(column):
             rank, suit = RANK[card], SUIT[card]
             event = DEPART + card
-            base[event] = uncover(card) if i < down[c] else ()
-            options: list[Option] = []
+            on_it = uncover[card]
+            base[event] = on_it if i < down[c] else ()
             # To the foundation: nothing on it, every card of its suit below it up already.
-            lower = tuple(UP + suit * 13 + r - 1 for r in range(found[suit] + 1, rank))
-            options.append(uncover(card) + lower)
+            options: list[Option] = [on_it + tuple(range(UP + suit * 13 + found[suit], UP + card))]
             # Onto a card it fits, with nothing on that card.
             for top in parents[card]:
                 if found[SUIT[top]] >= RANK[top]:
@@ -73,12 +71,13 @@ def requirements(board: Board) -> tuple[list[Option | None], list[list[Option] |
                     # the King among them, and a King comes back only to an empty column.
                     options.append((ANY_EMPTY,) if found[SUIT[top]] == KING and not empty_now else ())
                     continue
-                tc, ti = where[top]
-                if tc == c and ti > i:
+                if column_of[top] == c and depth_of[top] > i:
                     # Above it in its own group: some card between them must leave first.
-                    options.extend((DEPART + column[k], *uncover(top)) for k in range(i + 1, ti + 1))
+                    options.extend(
+                        (DEPART + column[k], *uncover[top]) for k in range(i + 1, depth_of[top] + 1)
+                    )
                     continue
-                option = uncover(top)
+                option = uncover[top]
                 if option != (event,):  # lying on it already is no way of moving onto it
                     options.append(option)
             if rank == KING:
@@ -90,10 +89,7 @@ def requirements(board: Board) -> tuple[list[Option | None], list[list[Option] |
                     options.append(() if empty_now else (ANY_EMPTY,))
             ways[event] = options
             if found[suit] < rank:
-                needs = uncover(card)
-                if found[suit] < rank - 1:
-                    needs += (UP + card - 1,)
-                base[UP + card] = needs
+                base[UP + card] = on_it + (UP + card - 1,) if found[suit] < rank - 1 else on_it
                 ways[UP + card] = [()]
     # A column is emptied for the first time when its bottom card leaves.
     for c in range(COLUMN_COUNT + 1):
