@@ -261,7 +261,9 @@ def test_a_choice_made_offline_reaches_the_account_when_the_server_answers(live_
     player.refresh_from_db()
     assert player.language == "en"
 
-    page.unroute("**/api/account/")
+    # Waits for a handler still deciding on a request: unrouted under it, its continue would
+    # fail ("Route is already handled") and leave that request, and the reload, hanging.
+    page.unroute_all(behavior="wait")
     page.reload()
     page.wait_for_selector(READY)
     wait_for_account_language(page, player, "tl")
