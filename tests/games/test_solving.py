@@ -31,6 +31,8 @@ pytestmark = pytest.mark.django_db
 WON_CLASSIC = ["YU1-C-AAAAAAC", "YU1-C-AAAAAAD", "YU1-C-AAAAAAF", "YU1-C-AAAAAAH"]  # won in < 0.1 s
 WON_RELAXED = "YU1-R-AAAAAAA"
 UNWINNABLE = "YU1-C-AAAAACX"  # deal 75: proven unwinnable in about 0.4 s (one idle core)
+# Proven unwinnable before any search, by the deadlock test: decided within any time limit.
+UNWINNABLE_AT_ONCE = "YU1-C-AKHIIHV"
 UNDECIDED = "YU1-C-AAAAAAL"  # deal 11: no answer within seconds
 WIN_LOGS = {win["code"]: win["log"] for win in WINS}
 
@@ -193,14 +195,14 @@ def test_the_winnable_endpoint_answers_anyone_with_won_codes_only(client):
 
 def test_without_a_beat_the_endpoint_searches_new_deals_first(client, settings, issue_known_deals):
     settings.SOLVER_POOL_REQUEST_SECONDS = 4.0  # eager mode's default is 1 s; these take < 0.1 s each
-    issue_known_deals(UNWINNABLE, *WON_CLASSIC[:2])
+    issue_known_deals(UNWINNABLE_AT_ONCE, *WON_CLASSIC[:2])
 
     first = client.get("/api/deals/winnable/?rules=classic&count=3")
 
     assert first.status_code == 200
     assert sorted(first.json()["codes"]) == sorted(WON_CLASSIC[:2])  # the unwinnable one searched, not given
     pooled = dict(SolvedDeal.objects.filter(pooled=True).values_list("code", "result"))
-    assert pooled == {UNWINNABLE: "unwinnable", WON_CLASSIC[0]: "won", WON_CLASSIC[1]: "won"}
+    assert pooled == {UNWINNABLE_AT_ONCE: "unwinnable", WON_CLASSIC[0]: "won", WON_CLASSIC[1]: "won"}
 
 
 def test_the_search_behind_the_endpoint_stops_when_the_pool_is_full_or_switched_off(
