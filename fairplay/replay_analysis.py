@@ -40,10 +40,7 @@ class ReplayAnalysis:
 def replay_analysis_get(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -> ReplayAnalysis:
     """The analysis of the replay at `submission_id`, for whoever may watch it. Raises what the
     replay raises (ReplayHidden, or ReplayNotFound for no replay)."""
-    submission = _watchable(submission_id=submission_id, viewer_id=viewer_id, now=now)
-    if submission.won:  # no move of a win lost it
-        return ReplayAnalysis(DONE, deal=WON, ended_winnable=True)
-    return _from_analysis(submission)
+    return _analysis_of(_watchable(submission_id=submission_id, viewer_id=viewer_id, now=now))
 
 
 def replay_analysis_ask(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -> ReplayAnalysis:
@@ -53,7 +50,7 @@ def replay_analysis_ask(*, submission_id: int, viewer_id: int | None, now: dt.da
     if not submission.won and verdict_budget(GameAnalysis.Reason.ASKED) is not None:
         with transaction.atomic():
             analysis_ask(submission, reason=GameAnalysis.Reason.ASKED)
-    return replay_analysis_get(submission_id=submission_id, viewer_id=viewer_id, now=now)
+    return _analysis_of(submission)
 
 
 def _watchable(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -> Submission:
@@ -61,6 +58,12 @@ def _watchable(*, submission_id: int, viewer_id: int | None, now: dt.datetime) -
     if submission is None:
         raise ReplayNotFound("No such game to watch.")
     return submission
+
+
+def _analysis_of(submission: Submission) -> ReplayAnalysis:
+    if submission.won:  # no move of a win lost it
+        return ReplayAnalysis(DONE, deal=WON, ended_winnable=True)
+    return _from_analysis(submission)
 
 
 def _from_analysis(submission: Submission) -> ReplayAnalysis:
