@@ -68,6 +68,12 @@ def context(context, page_problems: list[str]):
 
 
 @pytest.fixture
+def short_race_countdown(settings) -> None:
+    """A race's countdown of 4 s, not the shipped 5 s: the pages' tests start many races."""
+    settings.RACE_COUNTDOWN_SECONDS = 4
+
+
+@pytest.fixture
 def artifacts_dir() -> Path:
     """Where browser tests save screenshots (test-artifacts/, not tracked)."""
     ARTIFACTS_DIR.mkdir(exist_ok=True)

@@ -147,9 +147,23 @@ def context(context, page_problems: list[str]):
 
 _MEASURE_LAYOUT_SHIFTS = """
 window.__layoutShift = 0;
+window.__layoutShifts = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+    if (entry.hadRecentInput) continue;
+    window.__layoutShift += entry.value;
+    // What moved, for the failure message: each source's element and how it moved.
+    for (const source of entry.sources || []) {
+      const node = source.node;
+      const name = node && node.nodeType === 1
+        ? node.tagName.toLowerCase() + (node.id ? "#" + node.id : "") +
+          (node.getAttribute("class") ? "." + node.getAttribute("class").trim().replaceAll(" ", ".") : "")
+        : String(node && node.nodeName);
+      const from = source.previousRect, to = source.currentRect;
+      window.__layoutShifts.push(
+        `${entry.value.toFixed(4)} ${name} (${from.x},${from.y} ${from.width}x${from.height}` +
+        ` -> ${to.x},${to.y} ${to.width}x${to.height}) at ${Math.round(entry.startTime)} ms`);
+    }
   }
 }).observe({type: "layout-shift", buffered: true});
 """
@@ -164,6 +178,11 @@ def settle(page: Page, seconds: float = 1.0) -> None:
 
 def layout_shift(page: Page) -> float:
     return page.evaluate("() => window.__layoutShift")
+
+
+def layout_shifts(page: Page) -> str:
+    """What moved while the page loaded, one line a moved element, for a failure's message."""
+    return "\n".join(page.evaluate("() => window.__layoutShifts"))
 
 
 # --- pages -------------------------------------------------------------------------------------
@@ -501,7 +520,8 @@ def test_pages_do_not_shift_while_they_load(
     settle(page, 1.0)
     cls = layout_shift(page)
     print(f"CLS {path} at {viewport['width']}x{viewport['height']}: {cls:.4f}")
-    assert cls < CLS_LIMIT, f"{path} shifts while it loads: CLS {cls:.4f} (limit {CLS_LIMIT})"
+    moved = layout_shifts(page)
+    assert cls < CLS_LIMIT, f"{path} shifts while it loads: CLS {cls:.4f} (limit {CLS_LIMIT}):\n{moved}"
 
 
 # --- the race pages (docs/races.md), over ASGI: the lobby and the table need the WebSocket ------------

@@ -32,17 +32,12 @@ from race_pages import (
 
 from games.engine import Game
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("short_race_countdown")]
 
 CODE, TOKENS = winning_game()
 DESKTOP = {"width": 1366, "height": 768}
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(autouse=True)
-def _short_countdown(settings):
-    settings.RACE_COUNTDOWN_SECONDS = 4
 
 
 def test_the_form_creates_a_race_and_a_signed_out_visitor_is_asked_to_sign_in(

@@ -31,7 +31,7 @@ from race_pages import create_race, finished_race, opponent, play_tokens, player
 
 from games.engine import Game
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("short_race_countdown")]
 
 CODE, TOKENS = winning_game()
 DESKTOP = {"width": 1366, "height": 768}
@@ -51,11 +51,6 @@ HEADINGS = {
         "races": "Mga rating sa karera",
     },
 }
-
-
-@pytest.fixture(autouse=True)
-def _short_countdown(settings):
-    settings.RACE_COUNTDOWN_SECONDS = 4
 
 
 def race_at_the_tables(asgi_server, page: Page, context, browser, page_problems, monkeypatch):
