@@ -24,6 +24,10 @@ DEV_STAMP := $(VENV)/.installed-requirements-dev
 # axe-core and Lighthouse (npm), for the accessibility browser test and bench/lighthouse.py only:
 # `make test` installs them, `make run` never.
 NODE_STAMP := node_modules/.installed
+# The solver's compiled search core (games/solver/core.c), built with the machine's C compiler;
+# without one the solver runs its pure-Python searches, the same searches, slower.
+CC ?= cc
+SOLVER_CORE := games/solver/_core.so
 
 .PHONY: run test lint stack chromium help
 
@@ -54,14 +58,14 @@ $(NODE_STAMP): package-lock.json package.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-run: $(RUNTIME_STAMP)
+run: $(RUNTIME_STAMP) $(SOLVER_CORE)
 	$(BIN)/python manage.py migrate --noinput
 	@echo "Yukon Online is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	# Daphne's runserver (the races' WebSockets too); --nostatic: whitenoise serves static files,
 	# with the same headers and compression as in production.
 	exec $(BIN)/python manage.py runserver --nostatic $(HOST):$(PORT)
 
-test: $(DEV_STAMP) $(NODE_STAMP) chromium
+test: $(DEV_STAMP) $(NODE_STAMP) $(SOLVER_CORE) chromium
 	@status=0; \
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || status=$$?; \
 	if [ "$(JS_TESTS)" = 1 ]; then \
@@ -99,11 +103,16 @@ chromium:
 		fi; \
 	fi
 
+# A failed build only says so: the solver then runs in pure Python (its tests say the core is missing).
+$(SOLVER_CORE): games/solver/core.c
+	@$(CC) -O2 -std=c99 -Wall -Wextra -shared -fPIC -o $@ $< \
+		|| echo "Could not build $@ with $(CC): the solver runs in pure Python (slower)."
+
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 # The full stack without Docker: point DATABASE_URL and REDIS_URL at running servers.
-stack: $(RUNTIME_STAMP)
+stack: $(RUNTIME_STAMP) $(SOLVER_CORE)
 	@if [ -z "$$REDIS_URL" ]; then \
 		echo "make stack needs REDIS_URL (and usually DATABASE_URL); see docs/operations.md"; exit 1; \
 	fi

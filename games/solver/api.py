@@ -17,11 +17,13 @@ from games.engine.move import MOVES
 from .budget import Budget
 from .portfolio import DEFAULT_TEAM, Member, portfolio
 from .position import Position
-from .shorten import prune, shorten_line
+from .shorten import prune, shortcut, shorten_line
 
 WON, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"
 DEFAULT_TIME_LIMIT = 10.0  # seconds
-DEFAULT_MAX_NODES = 1_000_000  # positions held at once; about 150–300 bytes each
+# Positions held at once: about 100 bytes each in the compiled core (1 GB at most), 150–300 in
+# Python, which searches about 5,000 a second and so holds far fewer within any time limit.
+DEFAULT_MAX_NODES = 10_000_000
 PRUNE_SHARE = 0.1  # of the time limit, at most, for dropping needless moves from a win
 
 
@@ -84,7 +86,7 @@ def solve(
     if outcome.result == WON:
         pruning = budget.child(max_nodes)
         pruning.deadline = min(budget.deadline, time.perf_counter() + PRUNE_SHARE * time_limit)
-        moves = prune(position, outcome.moves, pruning)
+        moves = prune(position, shortcut(position, outcome.moves), pruning)
         budget.absorb(pruning)
         if shorten:
             if shorten is not True:

@@ -32,6 +32,11 @@ class Budget:
         self.nodes += 1
         self.searched += 1
 
+    def add_nodes(self, count: int) -> None:
+        """``count`` positions at once: a compiled search reports them after each slice."""
+        self.nodes += count
+        self.searched += count
+
     def now(self) -> float:
         """The clock, after waiting in ``pause`` if it is time to ask."""
         now = time.perf_counter()

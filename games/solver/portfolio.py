@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .best_first import best_first
 from .blocks import deadlock
 from .budget import Budget
+from .core import compiled_searches
 from .depth_first import depth_first
 from .position import Position
 from .rating import DEFAULT_WEIGHTS, Weights
@@ -60,11 +61,13 @@ def portfolio(position: Position, budget: Budget, team: tuple[Member, ...] = DEF
     board, _ = start_board(position)
     if not board.is_won() and deadlock(board) is not None:
         return Outcome("unwinnable", by="deadlock")
+    # The compiled core's searches when it is built, with tables of its own; else the Python ones.
+    searches, new_table = compiled_searches() or (SEARCHES, set)
     # One table for the depth-first searches that test for deadlocks, one for those that do not.
-    tables: dict[bool, set[bytes]] = {True: set(), False: set()}
+    tables = {True: new_table(), False: new_table()}
     groups = {turn: member.deadlocks for turn, member in enumerate(team) if member.search in SHARED_TABLE}
     running = {
-        turn: SEARCHES[member.search](
+        turn: searches[member.search](
             position,
             budget,
             member.weights,

@@ -76,6 +76,52 @@ def play_steps(position: Position, steps: Steps) -> Moves | None:
     return moves if board.is_won() else None
 
 
+def _step(board: Board, card: int, dest: int) -> tuple[int, int]:
+    """The move as a step: the card it lands on, not the column."""
+    if dest == FOUNDATION:
+        return card, TO_FOUNDATION
+    column = board.columns[dest]
+    return card, column[-1] if column else TO_EMPTY
+
+
+def shortcut(position: Position, moves: Moves) -> Moves:
+    """The line with its detours cut: from each position, the one move (or none) that reaches
+    the latest position of the line it can, up to the order of the columns.
+
+    A depth-first win wanders: groups moved to and fro, cards up and back, hundreds of moves
+    before a win of ninety. Each position is looked at once and each of its moves played once,
+    so a line of 700 moves takes a fraction of a second, where ``prune``'s replays would take
+    minutes. The line is played as steps (``to_steps``), which do not depend on the order of
+    the columns, and the result is checked to win (else ``moves`` is returned unchanged).
+    """
+    board = Board(position)
+    latest = {board.key(): 0}  # a position of the line (its key) -> the last index it is at
+    for index, (card, dest) in enumerate(moves, 1):
+        board.play(card, dest)
+        latest[board.key()] = index
+    steps = to_steps(position, moves)
+    board = Board(position)
+    kept: Steps = []
+    index = latest[board.key()]
+    while index < len(moves):
+        reach, step = index + 1, steps[index]
+        first, second = board.moves()
+        for card, dest in first + second:
+            record = board.play(card, dest)
+            further = latest.get(board.key(), -1)
+            board.unplay(record)
+            if further > reach:
+                reach, step = further, _step(board, card, dest)
+        dest = _resolve(board, *step)
+        if dest is None:  # cannot happen: the step was played on this board, or is the line's own
+            return moves
+        board.play(step[0], dest)
+        kept.append(step)
+        index = max(reach, latest.get(board.key(), reach))
+    played = play_steps(position, kept)
+    return moves if played is None or len(played) >= len(moves) else played
+
+
 def prune(position: Position, moves: Moves, budget: Budget) -> Moves:
     """Drop single moves, then pairs of moves of the same card, while the line still wins
     (until ``budget``'s deadline)."""

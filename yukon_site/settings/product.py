@@ -144,7 +144,8 @@ CELERY_TASK_ROUTES = {
 SOLVER_WORKER_NICENESS = env.int("SOLVER_WORKER_NICENESS", default=19)
 SOLVER_TASK_SOFT_TIME_LIMIT = env.int("SOLVER_TASK_SOFT_TIME_LIMIT", default=300)  # seconds, per task
 SOLVER_TASK_TIME_LIMIT = SOLVER_TASK_SOFT_TIME_LIMIT + 30  # then the worker kills the task's process
-SOLVER_MAX_NODES = env.int("SOLVER_MAX_NODES", default=1_000_000)  # positions held; ~300 bytes each
+# Positions held by one search: about 100 bytes each in the solver's compiled core, 300 in Python.
+SOLVER_MAX_NODES = env.int("SOLVER_MAX_NODES", default=3_000_000)
 # The pool of winnable deals for unranked play, per rule set; beat refills it in bounded runs.
 # Off by default in eager mode: there is no beat, and a run would block the process sending it.
 SOLVER_POOL_REFILL = env.bool("SOLVER_POOL_REFILL", default=not CELERY_TASK_ALWAYS_EAGER)
@@ -169,7 +170,7 @@ SOLVER_DAILY_TIME_LIMIT = env.float(
 # A hint's search (games/solving/hints.py): on the hints queue, or in the web process in eager mode (one
 # at a time per process). A search not started within SOLVER_HINT_QUEUE_SECONDS is dropped.
 SOLVER_HINT_TIME_LIMIT = env.float("SOLVER_HINT_TIME_LIMIT", default=2.0)
-SOLVER_HINT_MAX_NODES = env.int("SOLVER_HINT_MAX_NODES", default=200_000)
+SOLVER_HINT_MAX_NODES = env.int("SOLVER_HINT_MAX_NODES", default=600_000)  # 60 MB in the core
 SOLVER_HINT_QUEUE_SECONDS = env.int("SOLVER_HINT_QUEUE_SECONDS", default=20)
 # The solver queue's searches (pool, par) give way to intake and verification (games/solving/yielding.py):
 # they wait while a result has waited on verification over SOLVER_YIELD_BACKLOG_SECONDS, or while
