@@ -2,6 +2,7 @@
 how often each kind of player is reported and marked (docs/fairplay.md, "The lab").
 
     python bench/fairplay.py [--players 6] [--games 10] [--budget lab] [--seed 1] [--kinds K,…] [--json]
+        [--searcher-samples 3] [--searcher-nodes 300]
 
 Kinds of player, each `--players` players of `--games` games on random Classic deals:
 - `cheater`: knows the face-down cards (a leaked deal): plays the solver's win of the true deal,
@@ -259,7 +260,7 @@ def survey(rng: random.Random, deals: int) -> None:
     """What knowing the face-down cards is worth, move by move: the solver's win of the true deal,
     every contested position searched (the default budget's samples and solves, no CPU cap), and
     at each the odds, on what could be seen, that the line's move keeps the deal winnable."""
-    budget = replace(BUDGETS["default"], positions=1_000, seconds=600.0)
+    budget = replace(BUDGETS["default"], seconds=600.0)
     contested = below = 0
     lucks = []
     for _ in range(deals):
@@ -289,6 +290,8 @@ def main() -> None:
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="lab")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of: {', '.join(KINDS)}")
+    parser.add_argument("--searcher-samples", type=int, default=SEARCHER_SAMPLES, help="its samples")
+    parser.add_argument("--searcher-nodes", type=int, default=SEARCHER_NODES, help="its positions a solve")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--survey", type=int, metavar="DEALS", help="only: what knowing the deal is worth")
     args = parser.parse_args()
@@ -316,7 +319,9 @@ def main() -> None:
                     tokens = line if kind == "cheater" else with_peeks(rng, code, line)
                     times = pauses(rng, tokens, code)
                 elif kind == "searcher":
-                    tokens, think = searcher_game(rng, code)
+                    tokens, think = searcher_game(
+                        rng, code, samples=args.searcher_samples, nodes=args.searcher_nodes
+                    )
                     if not tokens:
                         continue
                     times = pauses(rng, tokens, code, think=think)
@@ -344,7 +349,12 @@ def main() -> None:
     rows = []
     for kind in kinds:
         group = [p for p in players if p.kind == kind]
-        row = {"kind": kind, "players": len(group), "games": sum(len(p.scores) for p in group)}
+        row = {
+            "kind": kind,
+            "players": len(group),
+            "games": sum(len(p.scores) for p in group),
+            "won": sum(p.won for p in group),
+        }
         for k in CHECKPOINTS:
             if k > args.games:
                 continue
@@ -374,7 +384,8 @@ def main() -> None:
             (r, (rl, rh)), (m, (ml, mh)) = row[f"reported_{k}"], row[f"marked_{k}"]
             cells.append(f"after {k}: reported {r}/{row['players']} [{rl:.0%}–{rh:.0%}], "
                          f"marked {m}/{row['players']} [{ml:.0%}–{mh:.0%}]")  # fmt: skip
-        print(f"{row['kind']} ({row['players']} players, {row['games']} games): " + "; ".join(cells))
+        print(f"{row['kind']} ({row['players']} players, {row['games']} games, {row['won']} won): "
+              + "; ".join(cells))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -36,10 +36,13 @@ class Budget:
     core at most (docs/fairplay.md, "The budget")."""
 
     samples: int = 6  # arrangements of the unseen cards, per contested position
-    nodes: int = 600  # positions per solve of a sampled table: about 0.2 s, before the time limit
+    nodes: int = 2_000  # positions per solve of a sampled table: about 0.02 s with the compiled core
     solve_seconds: float = 0.5  # per solve of a sampled table, a backstop on a slow machine
-    positions: int = 20  # contested positions searched at most per game, spread over it
-    full_nodes: int = 10_000  # positions per solve with full knowledge
+    # Contested positions searched at most per game, spread over it: with the solver's compiled
+    # core, every one of a typical game's (30-60) within a few seconds; without it, `seconds` stops
+    # the search first, the positions searched spread over the game.
+    positions: int = 200
+    full_nodes: int = 50_000  # positions per solve with full knowledge
     full_seconds: float = 4.0  # per solve with full knowledge
     seconds: float = 9.0  # CPU for the whole game: past it every solve answers unknown
     max_unknown: float = 0.34  # above this share of unknown solves a position's verdict is unknown
