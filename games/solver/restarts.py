@@ -1,0 +1,99 @@
+"""Restarts: short depth-first searches, one after the other, each ordering moves differently.
+
+A depth-first search that takes a wrong turn early spends the rest of its time below it, and
+which turn is wrong depends on how it orders moves: on one deal, one set of weights wins in a
+thousand positions where four others have not won after 200,000. So this search runs short
+depth-first tries from the start, each with other weights and a table of its own, of the
+sizes of Luby's sequence (1, 1, 2, 1, 1, 2, 4, 1, …, times UNIT positions: the schedule of
+restarts within a constant factor of the best one for any spread of times to a win).
+README.md, "Restarts".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from .budget import Budget
+from .position import Position
+from .rating import Weights
+from .search import Outcome, Search
+
+UNIT = 1_000  # positions of the shortest try
+WEIGHTS_SEED = 20261206  # the tries' weights are drawn from this seed: the same tries every time
+
+DepthFirst = Callable[..., Search]
+
+
+def luby(index: int) -> int:
+    """Luby's sequence, from index 1: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, …"""
+    power = 1
+    while power * 2 - 1 < index:
+        power *= 2
+    while index != power * 2 - 1:  # not at the end of a block of the sequence: look inside it
+        index -= power - 1
+        power = 1
+        while power * 2 - 1 < index:
+            power *= 2
+    return power
+
+
+def try_weights(count: int) -> list[Weights]:
+    """The weights of the first ``count`` tries: each weight drawn within the range of the team's."""
+    rng = random.Random(WEIGHTS_SEED)
+    return [
+        Weights(
+            face_down=rng.randint(5, 40),
+            breaks=rng.randint(0, 8),
+            covering=rng.randint(0, 4),
+            foundation=rng.randint(0, 5),
+        )
+        for _ in range(count)
+    ]
+
+
+def restarts(
+    position: Position,
+    budget: Budget,
+    weights: Weights,
+    seen: object = None,
+    *,
+    depth_first: DepthFirst,
+    deadlocks: bool = False,
+) -> Search:
+    """Depth-first tries from ``position``, each with a table of its own, until one decides.
+
+    A try that ends has decided alone, as any depth-first search with a table of its own:
+    "won", or "unwinnable" when it has expanded every position it reached. A try stopped at
+    its size proves nothing, and its table is dropped (its positions leave ``budget.nodes``).
+    The tries search ``budget.max_nodes`` positions in all, at most: then "unknown".
+    ``weights`` and ``seen`` are the portfolio's arguments, unused: each try has its own.
+    """
+    del weights, seen
+    attempt = spent = 0
+    drawn: list[Weights] = []
+    while True:
+        attempt += 1
+        if attempt > len(drawn):
+            drawn = try_weights(2 * attempt)
+        size = min(UNIT * luby(attempt), budget.max_nodes - budget.nodes, budget.max_nodes - spent)
+        if size <= 0:
+            return Outcome("unknown")
+        # The try's own count; the clock and its pauses are the portfolio's, between slices.
+        child = Budget(budget.deadline, size)
+        search = depth_first(position, child, drawn[attempt - 1], None, deadlocks=deadlocks)
+        counted = 0
+        try:
+            while child.nodes < size:  # at least one slice a try, and a yield after each
+                next(search)
+                budget.add_nodes(child.nodes - counted)
+                counted = child.nodes
+                yield
+        except StopIteration as stop:
+            budget.add_nodes(child.nodes - counted)
+            outcome: Outcome = stop.value
+            return outcome
+        finally:
+            search.close()
+        budget.nodes -= counted  # the try's table is dropped
+        spent += counted

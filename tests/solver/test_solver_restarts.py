@@ -1,0 +1,147 @@
+"""Restarts (games/solver/restarts.py): short depth-first tries, each with weights of its own.
+
+A try that ends decides alone (a win, or a proof: it expanded every position it reached); a
+try stopped at its size decides nothing and gives its table back to the budget.
+"""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from games.engine import verify
+from games.engine.move import MOVES
+from games.solver import UNWINNABLE, WON, Position, solve
+from games.solver import portfolio as portfolio_module
+from games.solver import restarts as restarts_module
+from games.solver.budget import Budget
+from games.solver.checker import exhaust
+from games.solver.core import compiled_searches
+from games.solver.depth_first import depth_first
+from games.solver.portfolio import DEFAULT_TEAM, Member
+from games.solver.restarts import luby, restarts, try_weights
+
+OTHER_SPADES = ["KS", "QS", "JS", "TS 9S", "8S 7S 6S", "5S 4S 3S"]
+OTHER_HEARTS = ["QH", "JH", "TH", "9H", "8H", "7H 6H"]
+
+
+def layout(columns: list[str], face_down: int, foundations: list[int]) -> Position:
+    """A Classic position: columns as text, bottom card first; face-down cards in the first."""
+    return Position.from_layout(
+        {
+            "rules": "classic",
+            "columns": [column.split() for column in columns] + [[]] * (7 - len(columns)),
+            "face_down": [face_down] + [0] * 6,
+            "foundations": foundations,
+        }
+    )
+
+
+# Unwinnable: the A♠ lies face down under the 2♠ (and no column can be emptied for the Kings
+# above the red threes to come back); the King of hearts lies on a face-down heart, and no
+# column can be emptied for it. Winnable: the same with the A♠ on top, or a column to empty.
+POSITIONS = {
+    "spades blocked": (layout(["AS 2S", *OTHER_SPADES], 1, [0, 13, 13, 13]), False),
+    "spades free": (layout(["2S AS", *OTHER_SPADES], 1, [0, 13, 13, 13]), True),
+    "king buried": (layout(["5H KH", *OTHER_HEARTS], 1, [13, 4, 13, 13]), False),
+    "king buried, a column to empty": (
+        layout(["5H KH", *OTHER_HEARTS[1:-1], "QH 7H 6H"], 1, [13, 4, 13, 13]),
+        True,
+    ),
+}
+
+
+def the_depth_first():
+    """The depth-first search the portfolio would give restarts: the core's when it is built."""
+    searches = compiled_searches()
+    return searches[0]["depth-first"] if searches else depth_first
+
+
+def run_to_the_end(position: Position, budget: Budget):
+    search = restarts(position, budget, DEFAULT_TEAM[0].weights, depth_first=the_depth_first())
+    slices = 0
+    try:
+        while True:
+            next(search)
+            slices += 1
+            assert budget.nodes <= budget.searched
+            assert slices < 100_000, "restarts never decided"
+    except StopIteration as stop:
+        return stop.value
+
+
+def test_luby_sequence():
+    assert [luby(index) for index in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_the_tries_weights_are_fixed_and_all_different():
+    assert try_weights(5)[:3] == try_weights(3)
+    assert len(set(try_weights(40))) == 40
+    assert not set(try_weights(40)) & {member.weights for member in DEFAULT_TEAM}
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_a_try_that_ends_decides_as_the_checker_does(name):
+    position, winnable = POSITIONS[name]
+    assert exhaust(position) is winnable
+    outcome = run_to_the_end(position, Budget(time.perf_counter() + 60, 100_000))
+    assert outcome.result == (WON if winnable else UNWINNABLE)
+
+
+def test_tries_stopped_at_their_size_decide_nothing(monkeypatch):
+    """Tries of 50, 50, 100, 50, 50, 100, 200 … positions: on this deal the first are stopped
+    before they decide, and only a try that ends answers (a win the engine replays); the
+    stopped ones' positions leave the budget's count."""
+    monkeypatch.setattr(restarts_module, "UNIT", 50)
+    budget = Budget(time.perf_counter() + 60, 1_000_000)
+    outcome = run_to_the_end(Position.from_code("YU1-C-AAAAAAB"), budget)
+    assert outcome.result == WON
+    assert budget.searched > 10 * budget.nodes
+    assert verify("YU1-C-AAAAAAB", " ".join(str(MOVES[card][dest]) for card, dest in outcome.moves)).won
+    # Searched in all, at most what the budget holds: then it gives up.
+    small = Budget(time.perf_counter() + 60, 300)
+    assert run_to_the_end(Position.from_code("YU1-C-AAAAAAB"), small).result == "unknown"
+
+
+def test_restarts_win_a_deal_the_team_did_not_win_in_60_seconds():
+    """YU1-C-LDTIULQ: unsettled by the team without restarts in 60 s (the census of 2026-12-06
+    before restarts, docs/winnability.md); its first try wins it in a few dozen positions."""
+    code = "YU1-C-LDTIULQ"
+    without = tuple(member for member in DEFAULT_TEAM if member.search != "restarts")
+    assert solve(code, max_nodes=20_000, team=without).result != WON
+    solution = solve(code, max_nodes=20_000, team=(Member("restarts", deadlocks=True),))
+    assert solution.result == WON and solution.by == "restarts with deadlocks"
+    assert solution.nodes < 1_000
+
+
+def test_the_default_team_restarts():
+    members = [member for member in DEFAULT_TEAM if member.search == "restarts"]
+    assert len(members) == 1 and members[0].deadlocks
+    assert solve("YU1-C-LDTIULQ", max_nodes=200_000).result == WON
+
+
+def test_members_take_turns_by_their_shares(monkeypatch):
+    """A member with half a share gets half as many turns, each turn taking the same time."""
+    turns = {"full": 0, "half": 0}
+
+    def counting(name):
+        def search(position, budget, weights, seen=None, **options):
+            while True:
+                turns[name] += 1
+                budget.add_node()
+                yield
+
+        return search
+
+    clock = iter(range(10**9))
+    monkeypatch.setattr(portfolio_module, "time", SimpleNamespace(perf_counter=lambda: float(next(clock))))
+    monkeypatch.setattr(portfolio_module, "compiled_searches", lambda: None)
+    searches = {"depth-first": depth_first, "full": counting("full"), "half": counting("half")}
+    monkeypatch.setattr(portfolio_module, "SEARCHES", searches)
+    team = (Member("full"), Member("half", share=0.5))
+    position = POSITIONS["spades free"][0]
+    outcome = portfolio_module.portfolio(position, Budget(time.perf_counter() + 60, 3_000), team)
+    assert outcome.result == "unknown"
+    assert turns == {"full": 2_000, "half": 1_000}
