@@ -37,6 +37,10 @@ class Budget:
         self.nodes += count
         self.searched += count
 
+    def drop(self, count: int) -> None:
+        """A table of ``count`` positions given up: they are held no more (still searched)."""
+        self.nodes -= count
+
     def now(self) -> float:
         """The clock, after waiting in ``pause`` if it is time to ask."""
         now = time.perf_counter()

@@ -12,7 +12,7 @@ README.md, "Restarts".
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .budget import Budget
 from .position import Position
@@ -38,18 +38,16 @@ def luby(index: int) -> int:
     return power
 
 
-def try_weights(count: int) -> list[Weights]:
-    """The weights of the first ``count`` tries: each weight drawn within the range of the team's."""
+def tries_weights() -> Iterator[Weights]:
+    """The tries' weights, one a try: each weight drawn within the range of the team's."""
     rng = random.Random(WEIGHTS_SEED)
-    return [
-        Weights(
+    while True:
+        yield Weights(
             face_down=rng.randint(5, 40),
             breaks=rng.randint(0, 8),
             covering=rng.randint(0, 4),
             foundation=rng.randint(0, 5),
         )
-        for _ in range(count)
-    ]
 
 
 def restarts(
@@ -70,18 +68,14 @@ def restarts(
     ``weights`` and ``seen`` are the portfolio's arguments, unused: each try has its own.
     """
     del weights, seen
-    attempt = spent = 0
-    drawn: list[Weights] = []
-    while True:
-        attempt += 1
-        if attempt > len(drawn):
-            drawn = try_weights(2 * attempt)
+    spent = 0
+    for attempt, own in enumerate(tries_weights(), start=1):
         size = min(UNIT * luby(attempt), budget.max_nodes - budget.nodes, budget.max_nodes - spent)
         if size <= 0:
             return Outcome("unknown")
         # The try's own count; the clock and its pauses are the portfolio's, between slices.
         child = Budget(budget.deadline, size)
-        search = depth_first(position, child, drawn[attempt - 1], None, deadlocks=deadlocks)
+        search = depth_first(position, child, own, None, deadlocks=deadlocks)
         counted = 0
         try:
             while child.nodes < size:  # at least one slice a try, and a yield after each
@@ -95,5 +89,5 @@ def restarts(
             return outcome
         finally:
             search.close()
-        budget.nodes -= counted  # the try's table is dropped
+        budget.drop(counted)  # the try's table
         spent += counted

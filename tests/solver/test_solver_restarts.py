@@ -7,6 +7,7 @@ try stopped at its size decides nothing and gives its table back to the budget.
 from __future__ import annotations
 
 import time
+from itertools import islice
 from types import SimpleNamespace
 
 import pytest
@@ -21,7 +22,7 @@ from games.solver.checker import exhaust
 from games.solver.core import compiled_searches
 from games.solver.depth_first import depth_first
 from games.solver.portfolio import DEFAULT_TEAM, Member
-from games.solver.restarts import luby, restarts, try_weights
+from games.solver.restarts import luby, restarts, tries_weights
 
 OTHER_SPADES = ["KS", "QS", "JS", "TS 9S", "8S 7S 6S", "5S 4S 3S"]
 OTHER_HEARTS = ["QH", "JH", "TH", "9H", "8H", "7H 6H"]
@@ -74,6 +75,10 @@ def run_to_the_end(position: Position, budget: Budget):
 
 def test_luby_sequence():
     assert [luby(index) for index in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def try_weights(tries: int) -> list:
+    return list(islice(tries_weights(), tries))
 
 
 def test_the_tries_weights_are_fixed_and_all_different():
