@@ -53,10 +53,10 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from fairplay.choices import Solves, Table, _sideways, candidates, is_safe, rank_moves  # noqa: E402
+from fairplay.choices import Solves, Table, candidates, is_safe, is_sideways, rank_moves  # noqa: E402
 from fairplay.features import game_features  # noqa: E402
 from fairplay.scoring import game_score  # noqa: E402
-from fairplay.verdicts import BUDGETS, _face_up, game_verdicts  # noqa: E402
+from fairplay.verdicts import BUDGETS, face_up_cards, game_verdicts  # noqa: E402
 from games.engine import FOUNDATION, RANK, UNDO, Game, Move  # noqa: E402
 from games.solver import solve  # noqa: E402
 
@@ -156,7 +156,7 @@ def choices_of(game: Game) -> list[Move]:
     if not moves:
         return []
     table = Table.of(game)
-    chosen = next((move for move in moves if not _sideways(table, move)), moves[0])
+    chosen = next((move for move in moves if not is_sideways(table, move)), moves[0])
     return candidates(game, chosen)
 
 
@@ -174,7 +174,7 @@ def searcher_game(
     one empty column to another, scores at least as well as any move on every sample, and would
     win every tie."""
     game, tokens, think, positions = Game(code), [], [], set()
-    seen = _face_up(game)
+    seen = face_up_cards(game)
     tables = {Table.of(game).key()}
     for ply in range(MAX_PERSON_MOVES):
         if game.is_won():
@@ -207,7 +207,7 @@ def searcher_game(
             break
         positions.add(key)
         tables.add(Table.of(game).key())
-        seen |= _face_up(game)
+        seen |= face_up_cards(game)
         tokens.append(str(move))
         think.append(1.0 + 0.15 * min(len(choices), 12))
     return tokens, think

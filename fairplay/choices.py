@@ -86,12 +86,12 @@ def candidates(game: Game, chosen: Move) -> list[Move]:
     table = Table.of(game)
     by_key: dict[tuple, Move] = {table.after(chosen).key(): chosen}
     for move in game.legal_moves:
-        if not _sideways(table, move):
+        if not is_sideways(table, move):
             by_key.setdefault(table.after(move).key(), move)
     return list(by_key.values())
 
 
-def _sideways(table: Table, move: Move) -> bool:
+def is_sideways(table: Table, move: Move) -> bool:
     """A take-back, or a group moved from a face-up card it fits onto another card."""
     card = move.card
     for column, cards in enumerate(table.columns):

@@ -177,7 +177,7 @@ def _walk(code: str, tokens: list[str]) -> tuple[list[MoveVerdict], list[_Step],
     """Replay the log: each move's position, what the player had seen, and its candidates. `line`
     holds the token indices of the moves no undo took back, in order."""
     game = Game(code)
-    seen = _face_up(game)
+    seen = face_up_cards(game)
     verdicts, steps, line = [], [], []
     for index, token in enumerate(tokens):
         if token == UNDO:
@@ -197,11 +197,12 @@ def _walk(code: str, tokens: list[str]) -> tuple[list[MoveVerdict], list[_Step],
         verdicts.append(MoveVerdict(kind, of=len(choices)))
         game.push(move)
         line.append(index)
-        seen |= _face_up(game)
+        seen |= face_up_cards(game)
     return verdicts, steps, line, game
 
 
-def _face_up(game: Game) -> set[int]:
+def face_up_cards(game: Game) -> set[int]:
+    """The cards a player sees in the columns of ``game``."""
     return {card for column, down in zip(game.columns, game.face_down, strict=True) for card in column[down:]}
 
 
