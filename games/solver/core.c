@@ -77,6 +77,18 @@ static int cards_below(bool classic, int card, int out[SUIT_COUNT]) {
     return count;
 }
 
+/* cards_below for both rule sets, once: [classic][card]. */
+static int PARENTS[2][DECK_SIZE][SUIT_COUNT], PARENT_COUNT[2][DECK_SIZE];
+
+static void parents_init(void) {
+    static bool done = false;
+    if (done) return;
+    for (int classic = 0; classic < 2; classic++)
+        for (int card = 0; card < DECK_SIZE; card++)
+            PARENT_COUNT[classic][card] = cards_below(classic, card, PARENTS[classic][card]);
+    done = true;
+}
+
 /* A growable array: make room for `needed` items; false when memory is out (the array stays). */
 #define RESERVE(items, capacity, needed)                                                    \
     ((size_t)(needed) <= (capacity) ||                                                      \
@@ -496,6 +508,29 @@ static inline int lowest_event(const EventSet *set) {
     return set->low ? lowest_bit(set->low) : 64 + lowest_bit(set->high);
 }
 
+static inline int event_count(const EventSet *set) {
+#if defined(__GNUC__)
+    return __builtin_popcountll(set->low) + __builtin_popcountll(set->high);
+#else
+    int count = 0;
+    for (int event = 0; event < 128; event++) count += has(set, event);
+    return count;
+#endif
+}
+
+/* The events `first` … `end` - 1, by shifts rather than one `with` each. */
+static inline uint64_t bits_from(int first, int end) { /* 0 <= first <= end <= 64 */
+    return end - first == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << (end - first)) - 1) << first;
+}
+
+static inline EventSet event_range(int first, int end) {
+    EventSet set = NO_EVENTS;
+    if (first >= end) return set;
+    if (first < 64) set.low = bits_from(first, end < 64 ? end : 64);
+    if (end > 64) set.high = bits_from(first > 64 ? first - 64 : 0, end - 64);
+    return set;
+}
+
 /* blocks.deadlock's Horn clauses: each way an event may happen, with what the event needs in
  * any case, is a clause. A clause waits on one of its events not happened yet; when that one
  * happens, it waits on another, or makes its event happen. */
@@ -512,6 +547,7 @@ typedef struct {
     EventSet done, queued;
     int16_t ready[EVENT_COUNT];
     int ready_count;
+    int8_t bottom_of[DECK_SIZE]; /* the column a card is the bottom card of, or -1 */
     bool out_of_memory;
 } Deadlock;
 
@@ -561,9 +597,11 @@ static void add_clauses(Deadlock *d, const Board *b) {
     bool empty_now[COLUMN_COUNT + 1] = {false};
     int empty_count = 0;
     for (int card = 0; card < DECK_SIZE; card++) column_of[card] = depth_of[card] = 0, uncover[card] = -1;
+    memset(d->bottom_of, -1, sizeof d->bottom_of);
     for (int c = 0; c < COLUMN_COUNT; c++) {
         const uint8_t *cards = CARDS(b, c);
         if (!b->length[c]) empty_now[c] = true, empty_count++;
+        else d->bottom_of[cards[0]] = (int8_t)c;
         for (int i = 0; i < b->length[c]; i++) {
             column_of[cards[i]] = c, depth_of[cards[i]] = i;
             if (i) uncover[cards[i - 1]] = DEPART + cards[i];
@@ -581,12 +619,13 @@ static void add_clauses(Deadlock *d, const Board *b) {
             int card = cards[i], rank = rank_of(card), suit = suit_of(card), event = DEPART + card;
             EventSet base = i < DOWN(b, c) ? with(NO_EVENTS, uncover[card]) : NO_EVENTS;
             /* To the foundation: nothing on it, every card of its suit below it up already. */
+            EventSet lower = event_range(UP + suit * 13 + b->found[suit], UP + card);
             EventSet to_foundation = with(base, uncover[card]);
-            for (int lower = UP + suit * 13 + b->found[suit]; lower < UP + card; lower++)
-                to_foundation = with(to_foundation, lower);
+            to_foundation.low |= lower.low, to_foundation.high |= lower.high;
             bool ready = add_way(d, event, to_foundation);
             /* Onto a card it fits, with nothing on that card. */
-            int parents[SUIT_COUNT], parent_count = cards_below(b->classic, card, parents);
+            const int *parents = PARENTS[b->classic][card];
+            int parent_count = PARENT_COUNT[b->classic][card];
             for (int p = 0; p < parent_count && !ready; p++) {
                 int top = parents[p];
                 if (b->found[suit_of(top)] >= rank_of(top)) {
@@ -613,18 +652,15 @@ static void add_clauses(Deadlock *d, const Board *b) {
             }
         }
     }
-    /* A column is emptied for the first time when its bottom card leaves. */
-    for (int c = 0; c <= COLUMN_COUNT; c++) {
-        if (OTHER_EMPTY(c)) continue;
-        for (int o = 0; o < COLUMN_COUNT; o++)
-            if (o != c && b->length[o] && add_way(d, EMPTY + c, with(NO_EVENTS, DEPART + CARDS(b, o)[0])))
-                break;
-    }
+    /* A column is emptied for the first time when its bottom card leaves: no clauses here;
+     * find_deadlock makes those events happen as a bottom card's departure does (bottom_of). */
 #undef OTHER_EMPTY
 }
 
 /* blocks.deadlock: a departure or arrival that no line reaches (the first such event), or
- * NO_DEADLOCK. The least fixed point does not depend on the order events join in. */
+ * NO_DEADLOCK. The least fixed point does not depend on the order events join in. The events
+ * "a column (other than c) has been empty" have no clauses: they join as the first bottom card
+ * of another column departs, which is all their ways say (blocks.requirements). */
 static int find_deadlock(Deadlock *d, const Board *b) {
     d->clause_count = 0;
     d->ready_count = 0;
@@ -634,12 +670,16 @@ static int find_deadlock(Deadlock *d, const Board *b) {
     memset(d->waiting, 0xff, sizeof d->waiting);
     add_clauses(d, b);
     if (d->out_of_memory) return DEADLOCK_NO_MEMORY;
-    int to_reach = 0;
-    for (int event = 0; event < EMPTY; event++) to_reach += !has(&d->done, event);
+    EventSet to_happen = event_range(0, EMPTY);
+    remove_all(&to_happen, &d->done);
+    int to_reach = event_count(&to_happen); /* departures and arrivals still to happen */
     while (d->ready_count) {
         int event = d->ready[--d->ready_count];
         d->done = with(d->done, event);
         if (event < EMPTY && --to_reach == 0) return NO_DEADLOCK;
+        if (event < UP && d->bottom_of[event] >= 0)
+            for (int c = 0; c <= COLUMN_COUNT; c++)
+                if (c != d->bottom_of[event]) queue_event(d, EMPTY + c);
         int32_t clause = d->waiting[event];
         d->waiting[event] = -1;
         while (clause >= 0) {
@@ -1100,6 +1140,7 @@ int core_interface_version(void) { return INTERFACE_VERSION; }
  * face-down counts and foundations. NULL when it cannot be a position. */
 Board *core_board_new(int classic, const uint8_t *cards, const uint8_t *lengths, const uint8_t *down,
                       const uint8_t *found) {
+    parents_init(); /* every search's board starts here */
     Board *b = calloc(1, sizeof *b);
     if (!b) return NULL;
     b->classic = classic != 0;
