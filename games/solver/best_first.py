@@ -8,6 +8,7 @@ from array import array
 from games.engine.cards import DECK_SIZE
 from games.engine.move import COLUMN_COUNT
 
+from .blocks import deadlock
 from .board import SEPARATOR, Board
 from .budget import Budget
 from .position import Position
@@ -25,6 +26,7 @@ def best_first(
     *,
     bound: int | None = None,
     depth_weight: int = 0,
+    deadlocks: bool = False,
 ) -> Search:
     """Always expand the best-rated open position.
 
@@ -32,7 +34,9 @@ def best_first(
     led to it, written with the card each move landed on instead of a column number (key
     order is not table order). With ``bound``, only lines shorter than ``bound`` moves are
     searched, and ``depth_weight`` makes longer lines rate worse: "unwinnable" then means
-    that no shorter line exists.
+    that no shorter line exists. With ``deadlocks``, a position with a deadlock (blocks.py) is
+    not expanded: no line from it wins. Tested when it is first taken from the queue, the test
+    keeps the lost positions' successors out of the queue, where the rating would favour many.
     """
     board, root_moves = start_board(position)
     if board.is_won():
@@ -59,6 +63,8 @@ def best_first(
         entry = heapq.heappop(heap)
         node, second = (entry >> 1) & ((1 << (id_bits - 1)) - 1), entry & 1
         board.load(keys[node])
+        if deadlocks and not second and deadlock(board) is not None:
+            continue
         column_keys = keys[node].split(SEPARATOR)
         base = sum(map(scores.__getitem__, column_keys))
         depth = depths[node]

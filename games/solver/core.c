@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INTERFACE_VERSION 2 /* core.py refuses a library built from another version */
+#define INTERFACE_VERSION 3 /* core.py refuses a library built from another version */
 
 enum {
     DECK_SIZE = 52,
@@ -988,6 +988,7 @@ typedef struct {
     Board board;
     Weights weights;
     SeenTable *seen;
+    Deadlock *deadlock; /* NULL: no deadlock tests */
     int64_t limit, depth_weight, root_depth;
     uint64_t expansions, expansions_per_slice, nodes, won_node;
     bool started, resuming;
@@ -1085,6 +1086,11 @@ static int best_first_run(BestFirst *s, int slices, uint64_t stop_at) {
         int length;
         const uint8_t *node_key = table_key(s->seen, s->node_list[node].key_at, &length);
         board_load(b, node_key, length);
+        if (s->deadlock && !second) { /* tested once, before its first expansion */
+            int event = find_deadlock(s->deadlock, b);
+            if (event == DEADLOCK_NO_MEMORY) return best_first_fail(s);
+            if (event != NO_DEADLOCK) continue; /* no line from it wins: not expanded */
+        }
         int64_t before[COLUMN_COUNT], base = 0;
         for (int c = 0; c < COLUMN_COUNT; c++) base += before[c] = score_of_column(b, w, c);
         int64_t depth = s->node_list[node].depth;
@@ -1290,7 +1296,7 @@ void core_depth_first_free(DepthFirst *s) {
 /* A best-first search from `start` (after its `root_depth` safe moves), adding to `seen`;
  * only lines shorter than `limit` moves, longer ones rated worse by `depth_weight`. */
 BestFirst *core_best_first_new(const Board *start, const int64_t *weights, SeenTable *seen,
-                               int64_t root_depth, int64_t limit, int64_t depth_weight,
+                               int64_t root_depth, int64_t limit, int64_t depth_weight, int deadlocks,
                                uint64_t expansions_per_slice) {
     BestFirst *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -1299,6 +1305,10 @@ BestFirst *core_best_first_new(const Board *start, const int64_t *weights, SeenT
     s->seen = seen;
     s->root_depth = root_depth, s->limit = limit, s->depth_weight = depth_weight;
     s->expansions_per_slice = expansions_per_slice ? expansions_per_slice : 1;
+    if (deadlocks && !(s->deadlock = calloc(1, sizeof *s->deadlock))) {
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -1328,6 +1338,7 @@ size_t core_best_first_line(const BestFirst *s, uint8_t *out) {
 
 void core_best_first_free(BestFirst *s) {
     if (!s) return;
+    deadlock_free(s->deadlock);
     free(s->node_list);
     free(s->steps);
     free(s->heap);

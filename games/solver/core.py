@@ -31,7 +31,7 @@ from .search import EXPANSIONS_PER_SLICE, Moves, Outcome, Search, start_board
 
 LIBRARY = Path(__file__).with_name("_core.so")
 BUILD_COMMAND = "cc -O2 -std=c99 -Wall -Wextra -shared -fPIC -o games/solver/_core.so games/solver/core.c"
-INTERFACE_VERSION = 2  # core.c's INTERFACE_VERSION: the functions below, as declared
+INTERFACE_VERSION = 3  # core.c's INTERFACE_VERSION: the functions below, as declared
 
 # Python slices run by one call into the core: 1.5 ms a call (median) on one core of the
 # development machine, where one Python slice takes the core 0.2 ms (depth-first, 128 steps)
@@ -75,7 +75,7 @@ _SIGNATURES: dict[str, tuple[type | None, list[type]]] = {
     "core_depth_first_free": (None, [_handle]),
     "core_best_first_new": (
         _handle,
-        [_handle, ctypes.POINTER(_int64), _handle, _int64, _int64, _int64, _uint64],
+        [_handle, ctypes.POINTER(_int64), _handle, _int64, _int64, _int64, _int, _uint64],
     ),
     "core_best_first_step": (_int, [_handle, _int, _uint64, ctypes.POINTER(_uint64)]),
     "core_best_first_line": (ctypes.c_size_t, [_handle, _bytes]),
@@ -297,6 +297,7 @@ def best_first(
     *,
     bound: int | None = None,
     depth_weight: int = 0,
+    deadlocks: bool = False,
 ) -> Search:
     """best_first.best_first, in the core."""
     board, root_moves = start_board(position)
@@ -312,6 +313,7 @@ def best_first(
         len(root_moves),
         limit,
         depth_weight,
+        deadlocks,
         EXPANSIONS_PER_SLICE,
     )
     start.close()

@@ -21,7 +21,7 @@ SEARCHES: dict[str, Callable[[Position, Budget, Weights, set[bytes] | None], Sea
     "best-first": best_first,
     "depth-first": depth_first,
 }
-SHARED_TABLE = {"depth-first"}  # searches that share one table of seen positions
+SHARED_TABLE = {"depth-first", "best-first"}  # searches that share one table of seen positions
 
 
 @dataclass(frozen=True)
@@ -46,14 +46,15 @@ class Member:
 # proven (one proven before is then unknown). README.md, "Figures".
 # Restarts (restarts.py) win other deals, often in thousands of positions where the team
 # needs millions: of the 12 deals the team won only after 2–7M positions, 6 alone within 20 s
-# (5 in under a second); of the 50 it had not settled in 60 s, 7 within 12 s. The best-first
-# search, which wins few hard deals (40 of the 1,741 won in 10 s, one of the 20 won only in
-# 60 s), has half a share: the depth-first searches, which prove the unwinnable deals, keep
-# two thirds of the clock.
+# (5 in under a second); of the 50 it had not settled in 60 s, 7 within 12 s.
+# The best-first search tests for deadlocks too (left alone, it filled its queue with the
+# many successors of lost positions, which the rating likes): alone, 20 s a deal, it then won
+# 13 of the 16 Classic deals the team had won only after 2–8 s, against 6 without. It shares
+# the depth-first searches' table, so that all but the restarts work on one proof.
 DEFAULT_TEAM = (
     Member("depth-first", deadlocks=True),
     Member("depth-first", Weights(face_down=10, breaks=5, covering=0, foundation=3), deadlocks=True),
-    Member("best-first", share=0.5),
+    Member("best-first", deadlocks=True),
     Member("depth-first", Weights(face_down=30, breaks=2, covering=2, foundation=1), deadlocks=True),
     Member("restarts", deadlocks=True),
 )
@@ -62,10 +63,11 @@ DEFAULT_TEAM = (
 def portfolio(position: Position, budget: Budget, team: tuple[Member, ...] = DEFAULT_TEAM) -> Outcome:
     """Run the searches in turns, each getting its share of the clock, until one decides.
 
-    Depth-first searches share one table: a position one of them has entered, the others
-    leave to it. Each still expands every position it enters, so when all of them are done,
-    every position any of them reached has been expanded: that is a proof too. A best-first
-    search, or a restarts' try, has a table of its own and is a proof alone. All tables held
+    The depth-first and best-first searches share one table (one for those that test for
+    deadlocks, one for those that do not): a position one of them has entered, the others
+    leave to it. Each still expands every position it enters (but those with a deadlock), so
+    when all of them are done, every position any of them reached has been expanded: that is a
+    proof too. A restarts' try has a table of its own and is a proof alone. All tables held
     count against the budget (a restarts' try stopped gives its table up).
     A deadlock (blocks.py) at the start, after the safe moves, is a proof before any search.
     """
@@ -75,7 +77,7 @@ def portfolio(position: Position, budget: Budget, team: tuple[Member, ...] = DEF
     # The compiled core's searches when it is built, with tables of its own; else the Python ones.
     searches, new_table = compiled_searches() or (SEARCHES, set)
     searches = {**searches, "restarts": partial(restarts, depth_first=searches["depth-first"])}
-    # One table for the depth-first searches that test for deadlocks, one for those that do not.
+    # One table for the searches that test for deadlocks, one for those that do not.
     tables = {True: new_table(), False: new_table()}
     groups = {turn: member.deadlocks for turn, member in enumerate(team) if member.search in SHARED_TABLE}
     running = {
