@@ -167,9 +167,12 @@ def daily_win(user) -> int:
     from games.submissions.intake import submission_create
 
     now = timezone.now()
+    # Issued 20 minutes ago, but today: just after midnight, at midnight, and won 2 minutes on.
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    issued_at = max(now - timedelta(minutes=20), midnight)
+    now = max(now, issued_at + timedelta(minutes=2))
     with known_deals([GameCode.parse(CODE)]):
         daily_deal_pick(date=now.date(), rules="classic")
-    issued_at = now - timedelta(minutes=20)
     game, _ = daily_game_issue(user=user, rules="classic", now=issued_at)
     times = [300 * (index + 1) for index in range(len(TOKENS))]
     replay = Game(CODE)

@@ -171,7 +171,8 @@ def test_the_searches_agree_node_for_node(rules, name, python_slices, monkeypatc
     core's search stops at the same position: a slice ends once the budget is spent."""
     python_search, core_search, options = SEARCHES[name]
     positions = deals(rules, 30, "core searches") + late_positions(rules, 12, "core searches")
-    positions += [Position.from_code(code) for code in (UNWINNABLE if rules is Rules.CLASSIC else RELAXED_HARD)]
+    hard = UNWINNABLE if rules is Rules.CLASSIC else RELAXED_HARD
+    positions += [Position.from_code(code) for code in hard]
     results = []
     for index, position in enumerate(positions):
         weights = WEIGHTS[index % 2]
