@@ -37,6 +37,8 @@ def best_first(
     that no shorter line exists. With ``deadlocks``, a position with a deadlock (blocks.py) is
     not expanded: no line from it wins. Tested when it is first taken from the queue, the test
     keeps the lost positions' successors out of the queue, where the rating would favour many.
+    With a ``seen`` shared with other searches, a position is entered there as it is taken from
+    the queue, and passed by if another search has entered it first.
     """
     board, root_moves = start_board(position)
     if board.is_won():
@@ -48,8 +50,12 @@ def best_first(
     parents: list[int] = [-1]
     steps: list[bytes] = [b""]
     depths = array("I", [len(root_moves)])
+    # Positions are claimed in ``seen`` as they are taken from the queue, not as they are
+    # generated: a search sharing the table may enter one still queued here (its line is not
+    # cut), and the queue then passes it by. ``generated`` keeps each in the queue once.
+    generated = {keys[0]}
     if seen is None:
-        seen = set()
+        seen = generated
     seen.add(keys[0])
     budget.add_node()
     # A heap entry is one int: priority, then node number (older first), then tier bit.
@@ -62,6 +68,10 @@ def best_first(
             yield
         entry = heapq.heappop(heap)
         node, second = (entry >> 1) & ((1 << (id_bits - 1)) - 1), entry & 1
+        if node and not second and seen is not generated:
+            if keys[node] in seen:
+                continue  # another search sharing the table has entered it: it is theirs
+            seen.add(keys[node])
         board.load(keys[node])
         if deadlocks and not second and deadlock(board) is not None:
             continue
@@ -84,8 +94,8 @@ def best_first(
                 continue
             change, child_keys = rescore(board, scores, column_keys, records)
             key = SEPARATOR.join(sorted(child_keys))
-            if key not in seen:
-                seen.add(key)
+            if key not in generated and key not in seen:
+                generated.add(key)
                 child = len(keys)
                 keys.append(key)
                 parents.append(node)

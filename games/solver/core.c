@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INTERFACE_VERSION 3 /* core.py refuses a library built from another version */
+#define INTERFACE_VERSION 4 /* core.py refuses a library built from another version */
 
 enum {
     DECK_SIZE = 52,
@@ -977,7 +977,7 @@ static int depth_first_run(DepthFirst *s, int slices, uint64_t stop_at) {
 #define ID_MASK ((UINT64_C(1) << ID_BITS) - 1)
 
 typedef struct {
-    uint64_t key_at;  /* its key, in the seen table */
+    uint64_t key_at;  /* its key, in the table of positions generated */
     uint64_t step_at; /* the moves that led to it from its parent, in the step store */
     int64_t parent;   /* -1: the start */
     uint32_t depth;   /* moves from the start */
@@ -987,8 +987,9 @@ typedef struct {
 typedef struct {
     Board board;
     Weights weights;
-    SeenTable *seen;
-    Deadlock *deadlock; /* NULL: no deadlock tests */
+    SeenTable generated; /* every position queued, once */
+    SeenTable *seen;     /* shared: positions are claimed as they are taken from the queue; or NULL */
+    Deadlock *deadlock;  /* NULL: no deadlock tests */
     int64_t limit, depth_weight, root_depth;
     uint64_t expansions, expansions_per_slice, nodes, won_node;
     bool started, resuming;
@@ -1065,7 +1066,9 @@ static int best_first_run(BestFirst *s, int slices, uint64_t stop_at) {
     if (!s->started) {
         s->started = true;
         uint64_t key_at;
-        if (table_find(s->seen, key, board_key(b, key), true, &key_at) == TABLE_NO_MEMORY ||
+        int length = board_key(b, key);
+        if (table_find(&s->generated, key, length, true, &key_at) == TABLE_NO_MEMORY ||
+            (s->seen && table_find(s->seen, key, length, true, NULL) == TABLE_NO_MEMORY) ||
             !add_node(s, key_at, -1, (uint32_t)s->root_depth, NULL, 0) ||
             !heap_push(s, heap_entry(PRIORITY_OFFSET, 0, 0)))
             return best_first_fail(s);
@@ -1084,7 +1087,12 @@ static int best_first_run(BestFirst *s, int slices, uint64_t stop_at) {
         size_t node = (size_t)(low >> 1);
         int second = (int)(low & 1);
         int length;
-        const uint8_t *node_key = table_key(s->seen, s->node_list[node].key_at, &length);
+        const uint8_t *node_key = table_key(&s->generated, s->node_list[node].key_at, &length);
+        if (s->seen && node && !second) { /* claimed now, unless another search has entered it */
+            TableAnswer claim = table_find(s->seen, node_key, length, true, NULL);
+            if (claim == TABLE_NO_MEMORY) return best_first_fail(s);
+            if (claim == TABLE_FOUND) continue;
+        }
         board_load(b, node_key, length);
         if (s->deadlock && !second) { /* tested once, before its first expansion */
             int event = find_deadlock(s->deadlock, b);
@@ -1118,7 +1126,10 @@ static int best_first_run(BestFirst *s, int slices, uint64_t stop_at) {
             }
             int64_t change = score_change(b, w, before, records, played);
             uint64_t key_at;
-            TableAnswer answer = table_find(s->seen, key, board_key(b, key), true, &key_at);
+            int key_length = board_key(b, key);
+            TableAnswer answer = s->seen && table_find(s->seen, key, key_length, false, NULL) == TABLE_FOUND
+                                     ? TABLE_FOUND
+                                     : table_find(&s->generated, key, key_length, true, &key_at);
             if (answer == TABLE_NO_MEMORY) return best_first_fail(s);
             if (answer == TABLE_ADDED) {
                 size_t child = s->node_count;
@@ -1293,8 +1304,9 @@ void core_depth_first_free(DepthFirst *s) {
     free(s);
 }
 
-/* A best-first search from `start` (after its `root_depth` safe moves), adding to `seen`;
- * only lines shorter than `limit` moves, longer ones rated worse by `depth_weight`. */
+/* A best-first search from `start` (after its `root_depth` safe moves), claiming positions in
+ * `seen` (NULL: a table of its own) as it takes them from its queue; only lines shorter than
+ * `limit` moves, longer ones rated worse by `depth_weight`. */
 BestFirst *core_best_first_new(const Board *start, const int64_t *weights, SeenTable *seen,
                                int64_t root_depth, int64_t limit, int64_t depth_weight, int deadlocks,
                                uint64_t expansions_per_slice) {
@@ -1305,7 +1317,10 @@ BestFirst *core_best_first_new(const Board *start, const int64_t *weights, SeenT
     s->seen = seen;
     s->root_depth = root_depth, s->limit = limit, s->depth_weight = depth_weight;
     s->expansions_per_slice = expansions_per_slice ? expansions_per_slice : 1;
-    if (deadlocks && !(s->deadlock = calloc(1, sizeof *s->deadlock))) {
+    s->generated.slot_count = 1024;
+    if (!(s->generated.slots = calloc(s->generated.slot_count, sizeof *s->generated.slots)) ||
+        (deadlocks && !(s->deadlock = calloc(1, sizeof *s->deadlock)))) {
+        free(s->generated.slots);
         free(s);
         return NULL;
     }
@@ -1339,6 +1354,8 @@ size_t core_best_first_line(const BestFirst *s, uint8_t *out) {
 void core_best_first_free(BestFirst *s) {
     if (!s) return;
     deadlock_free(s->deadlock);
+    free(s->generated.arena);
+    free(s->generated.slots);
     free(s->node_list);
     free(s->steps);
     free(s->heap);

@@ -31,7 +31,7 @@ from .search import EXPANSIONS_PER_SLICE, Moves, Outcome, Search, start_board
 
 LIBRARY = Path(__file__).with_name("_core.so")
 BUILD_COMMAND = "cc -O2 -std=c99 -Wall -Wextra -shared -fPIC -o games/solver/_core.so games/solver/core.c"
-INTERFACE_VERSION = 3  # core.c's INTERFACE_VERSION: the functions below, as declared
+INTERFACE_VERSION = 4  # core.c's INTERFACE_VERSION: the functions below, as declared
 
 # Python slices run by one call into the core: 1.5 ms a call (median) on one core of the
 # development machine, where one Python slice takes the core 0.2 ms (depth-first, 128 steps)
@@ -303,13 +303,14 @@ def best_first(
     board, root_moves = start_board(position)
     if board.is_won():
         return Outcome("won", root_moves)
-    table = _table(seen)
+    if seen is not None:
+        seen = _table(seen)  # claimed as positions leave the queue; else a table of its own
     start = CoreBoard(board)
     limit = NO_BOUND if bound is None else bound
     search = _lib.core_best_first_new(
         start._handle,
         _weights(weights, depth_weight),
-        table._handle,
+        None if seen is None else seen._handle,
         len(root_moves),
         limit,
         depth_weight,

@@ -65,10 +65,11 @@ def portfolio(position: Position, budget: Budget, team: tuple[Member, ...] = DEF
 
     The depth-first and best-first searches share one table (one for those that test for
     deadlocks, one for those that do not): a position one of them has entered, the others
-    leave to it. Each still expands every position it enters (but those with a deadlock), so
-    when all of them are done, every position any of them reached has been expanded: that is a
-    proof too. A restarts' try has a table of its own and is a proof alone. All tables held
-    count against the budget (a restarts' try stopped gives its table up).
+    leave to it (the best-first search enters a position as it takes it from its queue). Each
+    still expands every position it enters (but those with a deadlock), so when all of them
+    are done, every position any of them reached has been expanded: that is a proof too. A
+    restarts' try has a table of its own and is a proof alone. All tables held count against
+    the budget (a restarts' try stopped gives its table up).
     A deadlock (blocks.py) at the start, after the safe moves, is a proof before any search.
     """
     board, _ = start_board(position)
