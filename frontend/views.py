@@ -26,6 +26,7 @@ from django.views.decorators.http import require_safe
 
 from frontend import help as help_content
 from frontend.catalogs import table_text
+from games.engine import GameCode, InvalidCodeError
 from games.replays.selectors import replay_exists
 from races.selectors import race_get
 from yukon_site import clock
@@ -153,15 +154,30 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     page's script would have renamed them."""
     deals = request.GET.get("deals")
     deals = deals if deals in LEADERBOARD_DEALS else LEADERBOARD_DEALS[0]
-    words = table_text(get_language())["leaderboard"]
+    text = table_text(get_language())
+    words = text["leaderboard"]
     kind = deals.capitalize()
+    asked = request.GET.get("deal", "")
     context = {
         "deals": deals,
+        # A deal asked for in the address is shown first, its box open from the first paint (no
+        # shift when leaderboard.js, which reads the code as codes.js does, would have opened it).
+        "deal_asked": bool(asked),
+        "deal": _deal_shown(asked, text["rules"]),
         "daily_when": _daily_when(words["dailyWhen"]),
         "deals_heading": (f"leaderboard.heading{kind}", words[f"heading{kind}"]),
         "deals_about": (f"leaderboard.about{kind}", words[f"about{kind}"]),
     }
     return _shell(request, "frontend/leaderboard.html", context)
+
+
+def _deal_shown(asked: str, rule_names: dict[str, str]) -> dict[str, str] | None:
+    """The code and rules of a deal asked for, as leaderboard.js shows them; None if not a code."""
+    try:
+        code = GameCode.parse(asked)
+    except InvalidCodeError:
+        return None
+    return {"code": str(code), "rules": rule_names[code.rules.value]}
 
 
 def _daily_when(sentence: str) -> str:

@@ -96,10 +96,11 @@ const latestRequest = new WeakMap();
 /**
  * A board in `container`, loaded from `url`, with keyset Previous / Next from the API's links.
  * `me` marks the player's own row; `empty` is said when the board has no entry, `noEntry` when
- * the player asked for around-me without one. Resolves the API's answer (`status` 0 when offline).
+ * the player asked for around-me without one; `after`, a promise the board is shown after (what
+ * is above it drawn first). Resolves the API's answer (`status` 0 when offline).
  */
-export async function showBoard(container, url, { me = null, empty = t("boards.empty"), noEntry = t("boards.noEntryMe") } = {}) {
-  const answer = await ask(container, url);
+export async function showBoard(container, url, { me = null, empty = t("boards.empty"), noEntry = t("boards.noEntryMe"), after = null } = {}) {
+  const answer = await ask(container, url, after);
   if (!answer.shown) return answer;
   const page = answer.data;
   if (page.ranked === false) {
@@ -148,12 +149,12 @@ export async function showRatingBoard(container, url, { me = null, empty = t("bo
 
 // Ask for a board: `shown` is false when a later request of the container has taken over, or
 // when the answer was an error (then said in the container).
-async function ask(container, url) {
+async function ask(container, url, after = null) {
   container.dataset.state = "loading";
   container.setAttribute("aria-busy", "true");
   const asked = {};
   latestRequest.set(container, asked);
-  const answer = await api(url);
+  const [answer] = await Promise.all([api(url), after]);
   // A board asked for again meanwhile (another tab, around me) shows the later answer only.
   if (latestRequest.get(container) !== asked) return { ...answer, shown: false };
   container.removeAttribute("aria-busy");

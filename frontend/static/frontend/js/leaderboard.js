@@ -67,11 +67,14 @@ class LeaderboardPage {
     this.globalBoard = $('[data-board="global"]');
     this.dealBoard = $('[data-board="deal"]');
     const code = query.get("deal");
+    // The markup puts a deal asked for first, its box open (nothing moves at the first paint);
+    // set again here for a page served from the offline copy of another address.
+    $("[data-deal-section]").classList.toggle("focused", Boolean(code));
     if (code) {
-      $("[data-deal-section]").classList.add("focused");
       $("[data-deal-input]").value = code;
       this.deal = this.#readCode(code);
     }
+    $("[data-deal]").hidden = !this.deal;
     this.#bind();
     this.#markChoices();
     replayEarlyPresses(); // the choices listen now
@@ -195,32 +198,37 @@ class LeaderboardPage {
     $("[data-deal-rules]").textContent = RULE_NAMES[parseCode(code).rules];
     $("[data-deal-play]").href = `/play/${code}`;
     this.dealBoard.dataset.code = code;
-    const [facts] = await Promise.all([
-      api(`/api/deals/${encodeURIComponent(code)}/`),
-      showBoard(this.dealBoard, `/api/deals/${encodeURIComponent(code)}/leaderboard/?page_size=${this.pageSize}`, {
-        me: this.account,
-        empty: t("leaderboard.emptyDeal"),
-      }),
-    ]);
-    const list = $("[data-deal-facts]");
-    if (facts.ok) {
-      const deal = facts.data;
-      const items = [
-        ["played", t("leaderboard.played"), formatNumber(deal.plays)],
-        ["won", t("leaderboard.won"), formatNumber(deal.wins)],
-        ["players", t("leaderboard.players"), formatNumber(deal.players)],
-        ["best", t("leaderboard.best"), formatNumber(deal.best_score)],
-      ];
-      // Par: the moves of the shortest win the solver found, once it has found one.
-      if (deal.par !== null && deal.par !== undefined) items.push(["par", t("leaderboard.par"), formatNumber(deal.par)]);
-      // The solver's verdict once it has one: won, or proven unwinnable (docs/winnability.md).
-      if (typeof deal.winnable === "boolean") items.push(["winnable", t("leaderboard.winnable"), t(deal.winnable ? "leaderboard.winnableYes" : "leaderboard.winnableNo")]);
-      list.replaceChildren(...items.map(([key, name, value]) => el("div", { dataset: { fact: key } }, el("dt", {}, name), el("dd", {}, value))));
-      if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, t("leaderboard.daily")), el("dd", {}, deal.daily.join(", "))));
-    } else {
-      list.replaceChildren();
-    }
+    // The facts first, the board under them then (never before): the facts' rows (par, the
+    // solver's verdict) do not move the board's.
+    const facts = api(`/api/deals/${encodeURIComponent(code)}/`).then((answer) => this.#showFacts(answer));
+    await showBoard(this.dealBoard, `/api/deals/${encodeURIComponent(code)}/leaderboard/?page_size=${this.pageSize}`, {
+      me: this.account,
+      empty: t("leaderboard.emptyDeal"),
+      after: facts,
+    });
     return facts;
+  }
+
+  #showFacts(answer) {
+    const list = $("[data-deal-facts]");
+    if (!answer.ok) {
+      list.replaceChildren();
+      return answer;
+    }
+    const deal = answer.data;
+    const items = [
+      ["played", t("leaderboard.played"), formatNumber(deal.plays)],
+      ["won", t("leaderboard.won"), formatNumber(deal.wins)],
+      ["players", t("leaderboard.players"), formatNumber(deal.players)],
+      ["best", t("leaderboard.best"), formatNumber(deal.best_score)],
+    ];
+    // Par: the moves of the shortest win the solver found, once it has found one.
+    if (deal.par !== null && deal.par !== undefined) items.push(["par", t("leaderboard.par"), formatNumber(deal.par)]);
+    // The solver's verdict once it has one: won, or proven unwinnable (docs/winnability.md).
+    if (typeof deal.winnable === "boolean") items.push(["winnable", t("leaderboard.winnable"), t(deal.winnable ? "leaderboard.winnableYes" : "leaderboard.winnableNo")]);
+    list.replaceChildren(...items.map(([key, name, value]) => el("div", { dataset: { fact: key } }, el("dt", {}, name), el("dd", {}, value))));
+    if (deal.daily?.length) list.append(el("div", { class: "wide" }, el("dt", {}, t("leaderboard.daily")), el("dd", {}, deal.daily.join(", "))));
+    return answer;
   }
 
   async #loadDaily() {
