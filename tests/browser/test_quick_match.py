@@ -110,8 +110,9 @@ def test_two_players_who_ask_for_a_quick_match_meet_in_one_race(
     asgi_server, page: Page, context, browser, page_problems, monkeypatch, settings, artifacts_dir
 ):
     # The first to ask learns of the match at its next ask (≤ 2.5 s later): a countdown long
-    # enough for both pages to see it.
-    settings.RACE_COUNTDOWN_SECONDS = 7
+    # enough for both pages to see it, even when a slow machine takes seconds to open them (7 s
+    # once ran out before they had).
+    settings.RACE_COUNTDOWN_SECONDS = 14
     issue_only(monkeypatch, CODE)
     base = asgi_server.url
     annie, bob = make_player("annie"), make_player("bob")
@@ -139,7 +140,7 @@ def test_two_players_who_ask_for_a_quick_match_meet_in_one_race(
         expect(each.locator("[data-race-countdown]")).to_be_visible()
     page.screenshot(path=str(artifacts_dir / "quick-match-countdown-1366.png"))
     for each in (page, bob_page):
-        view_is(each, "table")
+        view_is(each, "table", timeout=20_000)  # the countdown's end
         expect(each.locator(BAR)).to_have_attribute("data-moves", "0")
     assert tickets(annie) == [] and tickets(bob) == []  # nobody waits any more
 
