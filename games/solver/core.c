@@ -721,6 +721,17 @@ typedef struct {
 
 typedef enum { TABLE_FOUND, TABLE_MISSING, TABLE_ADDED, TABLE_NO_MEMORY } TableAnswer;
 
+static bool table_init(SeenTable *t) {
+    memset(t, 0, sizeof *t);
+    t->slot_count = 1024;
+    return (t->slots = calloc(t->slot_count, sizeof *t->slots)) != NULL;
+}
+
+static void table_release(SeenTable *t) {
+    free(t->arena);
+    free(t->slots);
+}
+
 static uint64_t mix(uint64_t x) {
     x ^= x >> 33;
     x *= UINT64_C(0xff51afd7ed558ccd);
@@ -1231,11 +1242,8 @@ int64_t core_column_score(int classic, const int64_t *weights, const uint8_t *ke
 }
 
 SeenTable *core_table_new(void) {
-    SeenTable *t = calloc(1, sizeof *t);
-    if (!t) return NULL;
-    t->slot_count = 1024;
-    t->slots = calloc(t->slot_count, sizeof *t->slots);
-    if (!t->slots) {
+    SeenTable *t = malloc(sizeof *t);
+    if (t && !table_init(t)) {
         free(t);
         return NULL;
     }
@@ -1244,8 +1252,7 @@ SeenTable *core_table_new(void) {
 
 void core_table_free(SeenTable *t) {
     if (!t) return;
-    free(t->arena);
-    free(t->slots);
+    table_release(t);
     free(t);
 }
 
@@ -1317,10 +1324,8 @@ BestFirst *core_best_first_new(const Board *start, const int64_t *weights, SeenT
     s->seen = seen;
     s->root_depth = root_depth, s->limit = limit, s->depth_weight = depth_weight;
     s->expansions_per_slice = expansions_per_slice ? expansions_per_slice : 1;
-    s->generated.slot_count = 1024;
-    if (!(s->generated.slots = calloc(s->generated.slot_count, sizeof *s->generated.slots)) ||
-        (deadlocks && !(s->deadlock = calloc(1, sizeof *s->deadlock)))) {
-        free(s->generated.slots);
+    if (!table_init(&s->generated) || (deadlocks && !(s->deadlock = calloc(1, sizeof *s->deadlock)))) {
+        table_release(&s->generated);
         free(s);
         return NULL;
     }
@@ -1354,8 +1359,7 @@ size_t core_best_first_line(const BestFirst *s, uint8_t *out) {
 void core_best_first_free(BestFirst *s) {
     if (!s) return;
     deadlock_free(s->deadlock);
-    free(s->generated.arena);
-    free(s->generated.slots);
+    table_release(&s->generated);
     free(s->node_list);
     free(s->steps);
     free(s->heap);
