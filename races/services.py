@@ -339,7 +339,10 @@ def contest_results_changed(*, game_ids: list[int]) -> None:
         Race.objects.filter(seat_rows__game_id__in=game_ids).values_list("public_id", flat=True).distinct()
     )
     for public_id in races:
-        race_tick(public_id=public_id)
+        # A result settled changes the seat's figures the room shows (a verified result's own),
+        # even when the race does not move on: told whether or not the tick changed anything.
+        if not race_tick(public_id=public_id):
+            room.race_changed(public_id)
 
 
 def races_tick_running(*, now: datetime | None = None) -> int:

@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 from race_play import CLASSIC_WIN, paced, play, progress, seats_of, server_time, started_race, submit
 
@@ -16,8 +17,9 @@ from games.hidden.reveals import game_reveal
 from games.issuing.commitments import deal_commitment
 from games.models import IssuedGame, Submission
 from games.selectors import game_code_public, issued_games_unplayed
+from games.submissions.queue import VERIFY_QUEUED_KEY, submissions_verify_soon
 from leaderboard.models import BoardEntry
-from races import errors, services
+from races import errors, room, services
 from races.models import Race, RaceSeat, Rating
 from races.play import seat_seen
 from races.selectors import race_get, race_view
@@ -222,6 +224,37 @@ class TestTheEnd:
         assert all(p["replay_url"] for p in view["players"])
         # Race results count on the race's rating only, never on a leaderboard board.
         assert not BoardEntry.objects.exists()
+
+    def test_a_result_verified_while_others_play_is_told_to_the_room(
+        self, make_player, known_deal, django_capture_on_commit_callbacks, monkeypatch, settings
+    ):
+        """The winner's page sends its result before the socket has told the last move: the seat
+        finishes on the figures it had (one card short), and the room must hear the verified
+        result's figures even though the race runs on (the other seat plays)."""
+        settings.RACE_GRACE_SECONDS = 24 * 3600
+        race = started_race(make_player)
+        winner, loser = seats_of(race)
+        told: list[dict] = []
+        monkeypatch.setattr(
+            room, "_tell_from_sync", lambda public_id, message: told.append(race_view(race_get(public_id)))
+        )
+        tokens = WIN.split()
+        with django_capture_on_commit_callbacks(execute=True):
+            play(loser, WIN, upto=10)
+            play(winner, WIN, upto=len(tokens) - 1)
+        # The verification runs later, as a worker's would: the seat finishes first, unverified.
+        cache.add(VERIFY_QUEUED_KEY, 1)
+        with django_capture_on_commit_callbacks(execute=True):
+            submit(winner, WIN, paced(len(tokens)))
+        assert told[-1]["players"][0]["result"] == Submission.Status.PENDING
+        cache.delete(VERIFY_QUEUED_KEY)
+        with django_capture_on_commit_callbacks(execute=True):
+            submissions_verify_soon()
+        assert Submission.objects.get(game_id=winner.game_id).status == Submission.Status.VERIFIED
+        shown = {player["name"]: player for player in told[-1]["players"]}[winner.user.public_name]
+        assert told[-1]["state"] == Race.State.RUNNING
+        assert (shown["status"], shown["result"]) == (RaceSeat.Status.FINISHED, Submission.Status.VERIFIED)
+        assert (shown["foundation_cards"], shown["moves"]) == (52, len(tokens))
 
     def test_a_seat_away_past_the_grace_period_is_out(self, make_player, known_deal, settings):
         race = started_race(make_player)
