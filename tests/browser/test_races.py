@@ -238,9 +238,11 @@ def test_a_rematch_seats_the_players_who_accept_it_and_starts_when_every_seat_is
     bob_page.wait_for_url(f"{base}/race/{new_id}")
     for each in (page, bob_page):
         expect(each.locator(ROOM)).to_have_attribute("data-race-state", re.compile("countdown|running"))
-        expect(player_item(each, "bob")).to_be_visible()
-    for each in (page, bob_page):
+    # Both seated: at the table, each has the other among the other players. (The lobby's list,
+    # where Bob is during the countdown, is gone once it ends: on a slow machine, before a look.)
+    for each, other in ((page, "bob"), (bob_page, "annie")):
         view_is(each, "table")
+        expect(each.locator(f'[data-race-opponents] [data-opponent="{other}"]')).to_be_visible()
     bob_context.close()
 
 

@@ -49,41 +49,43 @@ def pending(api):
 
 
 class FakeStat:
-    """A /proc/stat whose machine is as busy as told: `cores` busy from now on."""
+    """A /proc/stat whose machine is as busy as told: `cores` busy from now on.
+
+    Read as OthersCpu reads /proc/stat (`read_text`), it answers the busy time at that moment:
+    a file kept fresh by a thread of its own went stale on a loaded machine (the thread not
+    run for a quarter of a second, the machine read as idle). `write` puts the same in the file
+    at `path`, for a reading of the file itself."""
 
     def __init__(self, path, cores: float = 0.0) -> None:
         self.path, self.cores, self.busy, self.at = path, cores, 1000.0, time.monotonic()
+        self.lock = threading.Lock()
         self.write()
 
+    def _now(self, also: float = 0.0) -> str:
+        """`also`: CPU seconds of a process the machine ran besides `cores` since the last reading."""
+        with self.lock:
+            now = time.monotonic()
+            self.busy += self.cores * (now - self.at) + also
+            self.at = now
+            return f"cpu  {int(self.busy * TICK)} 0 0 500000 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\n"
+
+    def set_cores(self, cores: float) -> None:
+        """`cores` busy from now on (the time before counted at the old rate)."""
+        self._now()
+        self.cores = cores
+
+    def read_text(self) -> str:
+        return self._now()
+
     def write(self, also: float = 0.0) -> None:
-        """`also`: CPU seconds of a process the machine ran besides `cores` since the last write."""
-        now = time.monotonic()
-        self.busy += self.cores * (now - self.at) + also
-        self.at = now
-        ticks = int(self.busy * TICK)
         fresh = self.path.with_suffix(".new")  # written whole, then put in place: never read half-written
-        fresh.write_text(f"cpu  {ticks} 0 0 500000 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\n")
+        fresh.write_text(self._now(also))
         fresh.replace(self.path)
-
-    def keep_writing(self, stop: threading.Event) -> threading.Thread:
-        def run():
-            while not stop.is_set():
-                self.write()
-                time.sleep(0.02)
-
-        thread = threading.Thread(target=run, daemon=True)
-        thread.start()
-        return thread
 
 
 @pytest.fixture
 def machine(tmp_path):
-    stat = FakeStat(tmp_path / "stat")
-    stop = threading.Event()
-    thread = stat.keep_writing(stop)
-    yield stat
-    stop.set()
-    thread.join(2)
+    return FakeStat(tmp_path / "stat")
 
 
 def test_a_result_waiting_past_the_backlog_delay_is_a_backlog(pending, settings):
@@ -129,7 +131,7 @@ def test_the_others_cpu_reading_leaves_out_this_process(tmp_path):
 
 
 def test_an_idle_machine_without_a_backlog_lets_the_search_run(machine):
-    hook = SolverYield(others=OthersCpu(stat=machine.path, cores=2), max_seconds=5)
+    hook = SolverYield(others=OthersCpu(stat=machine, cores=2), max_seconds=5)
     started = time.monotonic()
     for _ in range(5):
         assert hook() == 0.0
@@ -141,11 +143,11 @@ def test_a_busy_machine_holds_the_search_until_it_is_idle(machine, settings):
     settings.SOLVER_YIELD_BUSY_SHARE = 0.4
     # Both of 2: far above 0.4 of them even less this process's own CPU, which the reading
     # subtracts (under 1.2 cores it failed on a loaded machine: the suite's other process).
-    machine.cores = 2.0
-    others = OthersCpu(stat=machine.path, cores=2)
+    machine.set_cores(2.0)
+    others = OthersCpu(stat=machine, cores=2)
     others.busy_cores()
     time.sleep(0.3)
-    threading.Timer(1.0, lambda: setattr(machine, "cores", 0.0)).start()
+    threading.Timer(1.0, lambda: machine.set_cores(0.0)).start()
     hook = SolverYield(others=others, max_seconds=30)
 
     waited = hook()
@@ -156,7 +158,7 @@ def test_a_busy_machine_holds_the_search_until_it_is_idle(machine, settings):
 
 def test_a_task_kept_waiting_too_long_gives_its_search_up(pending, machine):
     pending(10)
-    hook = SolverYield(others=OthersCpu(stat=machine.path, cores=2), max_seconds=0.6)
+    hook = SolverYield(others=OthersCpu(stat=machine, cores=2), max_seconds=0.6)
     started = time.monotonic()
     with pytest.raises(SolverYielded, match="verification backlog"):
         hook()
@@ -166,7 +168,7 @@ def test_a_task_kept_waiting_too_long_gives_its_search_up(pending, machine):
 def test_switched_off_it_never_waits(pending, machine, settings):
     settings.SOLVER_YIELD = False
     pending(10)
-    assert SolverYield(others=OthersCpu(stat=machine.path, cores=2), max_seconds=0.5)() == 0.0
+    assert SolverYield(others=OthersCpu(stat=machine, cores=2), max_seconds=0.5)() == 0.0
 
 
 def test_a_par_search_given_up_stores_nothing_and_may_be_asked_again(pending, settings):
