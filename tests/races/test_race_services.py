@@ -234,10 +234,14 @@ class TestTheEnd:
         settings.RACE_GRACE_SECONDS = 24 * 3600
         race = started_race(make_player)
         winner, loser = seats_of(race)
-        told: list[dict] = []
+        told: list[dict] = []  # the race as each message to the room left it
         monkeypatch.setattr(
             room, "_tell_from_sync", lambda public_id, message: told.append(race_view(race_get(public_id)))
         )
+
+        def winner_last_told() -> dict:
+            return next(p for p in told[-1]["players"] if p["name"] == winner.user.public_name)
+
         tokens = WIN.split()
         with django_capture_on_commit_callbacks(execute=True):
             play(loser, WIN, upto=10)
@@ -246,12 +250,12 @@ class TestTheEnd:
         cache.add(VERIFY_QUEUED_KEY, 1)
         with django_capture_on_commit_callbacks(execute=True):
             submit(winner, WIN, paced(len(tokens)))
-        assert told[-1]["players"][0]["result"] == Submission.Status.PENDING
+        assert winner_last_told()["result"] == Submission.Status.PENDING
         cache.delete(VERIFY_QUEUED_KEY)
         with django_capture_on_commit_callbacks(execute=True):
             submissions_verify_soon()
         assert Submission.objects.get(game_id=winner.game_id).status == Submission.Status.VERIFIED
-        shown = {player["name"]: player for player in told[-1]["players"]}[winner.user.public_name]
+        shown = winner_last_told()
         assert told[-1]["state"] == Race.State.RUNNING
         assert (shown["status"], shown["result"]) == (RaceSeat.Status.FINISHED, Submission.Status.VERIFIED)
         assert (shown["foundation_cards"], shown["moves"]) == (52, len(tokens))
