@@ -73,7 +73,9 @@ def test_a_new_build_is_announced_and_the_game_goes_on_after_the_reload(server, 
     monkeypatch.setattr(frontend.views, "build", lambda: "a-newer-build")
     page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.update())")
     notice = page.locator("[data-update]")
-    expect(notice).to_be_visible()
+    # Installing a build downloads its whole shell (five pages and some eighty static files)
+    # before the notice can show: on a loaded machine that can take more than the 5 s default.
+    expect(notice).to_be_visible(timeout=30_000)
 
     # The page in use keeps its build until the player chooses: the game plays on.
     play_token(page, game, "TD>5")
