@@ -3,9 +3,9 @@ a player out of a race shows no online dot; the race table's Finish (button and 
 tap); the boards' heading names the boards shown, in four languages; a short board ends where
 its rows end; today's daily deal, once played, says so with its board and the player's replay;
 Tagalog pages say Code, Commitment and Board in Tagalog; the header shows a phone player's whole
-name; a tab pressed before the leaderboard's script has run is not lost.
+name, and /me's title keeps it whole; a tab pressed before the leaderboard's script has run is not lost.
 
-Screenshots: test-artifacts/leaderboard-short-{360,1366}.png, header-name-360.png,
+Screenshots: test-artifacts/leaderboard-short-{360,1366}.png, header-name-360.png, me-title-{12,20}-360.png,
 race-finish-1366.png, leaderboard-daily-played-360.png.
 """
 
@@ -249,6 +249,29 @@ def test_the_header_shows_a_players_whole_name_on_a_phone(live_server, page: Pag
         assert not cut, f"the name is cut on {path}"
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     page.locator(".site-header").screenshot(path=str(artifacts_dir / "header-name-360.png"))
+
+
+def test_a_players_page_title_keeps_their_name_whole_on_a_phone(live_server, browser, artifacts_dir):
+    """/me's title is the player's name, beside "Back to the game": a name that fits the row is
+    never broken inside it (the button takes a row of its own); the widest name allowed (20 W's)
+    wraps inside the page rather than widen it."""
+    for name, fits in (("walker33942a", True), ("W" * 20, False)):
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        sign_in(context, live_server.url, make_player(name))
+        page.goto(f"{live_server.url}/me")
+        title = page.locator("[data-me-title]")
+        expect(title).to_have_text(name)
+        lines = title.evaluate(
+            """(h) => { const r = document.createRange(); r.selectNodeContents(h);
+                return new Set([...r.getClientRects()].map((line) => Math.round(line.top))).size; }"""
+        )
+        if fits:
+            assert lines == 1, f"{name} is broken over {lines} lines"
+        assert title.evaluate("(h) => h.getBoundingClientRect().right") <= PHONE["width"]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        page.locator(".page-head").screenshot(path=str(artifacts_dir / f"me-title-{len(name)}-360.png"))
+        context.close()
 
 
 def test_a_tab_pressed_before_the_leaderboards_script_has_run_is_not_lost(live_server, page: Page):
