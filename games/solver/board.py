@@ -54,13 +54,16 @@ TABLES = {True: RuleTables(True), False: RuleTables(False)}
 class Board:
     """A mutable position with full knowledge of the face-down cards."""
 
-    __slots__ = ("columns", "down", "found", "loc", "classic", "fits", "natural", "_keys")
+    __slots__ = ("columns", "down", "found", "loc", "classic", "fits", "natural", "eager", "_keys")
 
     def __init__(self, position: Position) -> None:
         tables = TABLES[position.classic]
         self.classic = position.classic
         self.fits = tables.fits
         self.natural = tables.natural
+        # Every foundation move is played at once, safe or not (and so nothing is taken back):
+        # a streamlined search's board (search.py), which proves nothing when it runs out.
+        self.eager = False
         self.columns: list[list[int]] = [list(column) for column in position.columns]
         self.down: list[int] = list(position.face_down)
         self.found: list[int] = list(position.foundations)
@@ -188,6 +191,8 @@ class Board:
         such a card is never needed in the columns again, take-backs included (the
         argument is written out in docs/solver.md).
         """
+        if self.eager:
+            return True
         found = self.found
         rank = RANK[card]
         if self.classic:

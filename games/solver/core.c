@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INTERFACE_VERSION 4 /* core.py refuses a library built from another version */
+#define INTERFACE_VERSION 5 /* core.py refuses a library built from another version */
 
 enum {
     DECK_SIZE = 52,
@@ -115,6 +115,7 @@ typedef struct {
     uint8_t loc[DECK_SIZE];       /* a column, or FOUNDATION */
     uint8_t index[DECK_SIZE];     /* a card's place in its column */
     bool classic;
+    bool eager; /* Board.eager: every foundation move is played at once (streamlined searches) */
 } Board;
 
 #define DOWN(board, c) ((board)->column[c][0])
@@ -205,6 +206,7 @@ static void unplay_all(Board *b, const Record *records, int count) {
 
 /* Board.is_safe: moving `card` to its foundation cannot cost the win (README.md, reduction 4). */
 static bool is_safe(const Board *b, int card) {
+    if (b->eager) return true;
     const uint8_t *found = b->found;
     int rank = rank_of(card), suit = suit_of(card);
     if (b->classic) {
@@ -823,6 +825,7 @@ typedef struct {
     Weights weights;
     SeenTable *seen; /* the caller's, perhaps shared with other searches */
     Deadlock *deadlock; /* NULL: no deadlock tests */
+    bool streamlined;   /* first-tier moves only, no take-backs, eager board: no proof */
     uint64_t steps, steps_per_slice, nodes;
     bool started, resuming;
     int status;
@@ -865,10 +868,12 @@ static bool plan_moves(DepthFirst *s) {
     RatedMove rated[MOVE_CAPACITY];
     int order[MOVE_CAPACITY], count = 0;
     Record records[RECORD_CAPACITY];
+    if (s->streamlined) moves.second_count = 0;
     for (int m = 0; m < moves.first_count; m++) {
         RatedMove *r = &rated[count];
         r->card = moves.first[m].card;
         r->dest = moves.first[m].dest;
+        if (s->streamlined && b->loc[r->card] == FOUNDATION) continue; /* a take-back */
         int played = play_with_safe(b, r->card, r->dest, records);
         r->key_length = (uint8_t)board_key(b, r->key);
         if (table_find(s->seen, r->key, r->key_length, false, NULL) == TABLE_MISSING) {
@@ -1269,10 +1274,12 @@ static Weights weights_of(const int64_t *weights) {
 
 /* A depth-first search from `start` (after its safe moves), adding to `seen`. */
 DepthFirst *core_depth_first_new(const Board *start, const int64_t *weights, SeenTable *seen, int deadlocks,
-                                 uint64_t steps_per_slice) {
+                                 int streamlined, uint64_t steps_per_slice) {
     DepthFirst *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->board = *start;
+    s->streamlined = streamlined != 0;
+    s->board.eager = s->streamlined;
     s->weights = weights_of(weights);
     s->seen = seen;
     s->steps_per_slice = steps_per_slice ? steps_per_slice : 1;

@@ -31,7 +31,7 @@ from .search import EXPANSIONS_PER_SLICE, Moves, Outcome, Search, start_board
 
 LIBRARY = Path(__file__).with_name("_core.so")
 BUILD_COMMAND = "cc -O2 -std=c99 -Wall -Wextra -shared -fPIC -o games/solver/_core.so games/solver/core.c"
-INTERFACE_VERSION = 4  # core.c's INTERFACE_VERSION: the functions below, as declared
+INTERFACE_VERSION = 5  # core.c's INTERFACE_VERSION: the functions below, as declared
 
 # Python slices run by one call into the core: 1.5 ms a call (median) on one core of the
 # development machine, where one Python slice takes the core 0.2 ms (depth-first, 128 steps)
@@ -69,7 +69,7 @@ _SIGNATURES: dict[str, tuple[type | None, list[type]]] = {
     "core_table_free": (None, [_handle]),
     "core_table_count": (_uint64, [_handle]),
     "core_table_contains": (_int, [_handle, _bytes, _int]),
-    "core_depth_first_new": (_handle, [_handle, ctypes.POINTER(_int64), _handle, _int, _uint64]),
+    "core_depth_first_new": (_handle, [_handle, ctypes.POINTER(_int64), _handle, _int, _int, _uint64]),
     "core_depth_first_step": (_int, [_handle, _int, _uint64, ctypes.POINTER(_uint64)]),
     "core_depth_first_line": (ctypes.c_size_t, [_handle, _bytes]),
     "core_depth_first_free": (None, [_handle]),
@@ -265,15 +265,16 @@ def depth_first(
     seen: SeenTable | None = None,
     *,
     deadlocks: bool = False,
+    streamlined: bool = False,
 ) -> Search:
     """depth_first.depth_first, in the core."""
-    board, root_moves = start_board(position)
+    board, root_moves = start_board(position, streamlined=streamlined)
     if board.is_won():
         return Outcome("won", root_moves)
     table = _table(seen)
     start = CoreBoard(board)
     search = _lib.core_depth_first_new(
-        start._handle, _weights(weights), table._handle, deadlocks, EXPANSIONS_PER_SLICE * 4
+        start._handle, _weights(weights), table._handle, deadlocks, streamlined, EXPANSIONS_PER_SLICE * 4
     )
     start.close()
     if not search:
@@ -284,7 +285,7 @@ def depth_first(
             out = ctypes.create_string_buffer(2 * _lib.core_depth_first_line(search, None))
             _lib.core_depth_first_line(search, out)
             return Outcome("won", root_moves + _pairs(out.raw))
-        return Outcome("unwinnable")
+        return Outcome("unknown" if streamlined else "unwinnable")
     finally:
         _lib.core_depth_first_free(search)
 

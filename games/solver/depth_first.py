@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from games.engine.move import COLUMN_COUNT
+from games.engine.move import COLUMN_COUNT, FOUNDATION
 
 from .blocks import deadlock
 from .board import Board, Record
@@ -21,14 +21,19 @@ def depth_first(
     seen: set[bytes] | None = None,
     *,
     deadlocks: bool = False,
+    streamlined: bool = False,
 ) -> Search:
     """Depth-first with a table of visited positions; the best-rated moves first.
 
     With ``deadlocks``, a position entered is searched no further when it has a deadlock
     (blocks.py): no line from it wins. Each test costs a dozen positions' time, and cuts off
     the lost subtrees that otherwise hold most positions of a hard deal.
+
+    ``streamlined``: a smaller search that may miss every win, and so answers "unknown" when
+    it runs out: first-tier moves only, no take-backs, and every foundation move played at
+    once (``Board.eager``). README.md, "Restarts".
     """
-    board, root_moves = start_board(position)
+    board, root_moves = start_board(position, streamlined=streamlined)
     if board.is_won():
         return Outcome("won", root_moves)
     scores = ColumnScores(board, weights)
@@ -37,7 +42,7 @@ def depth_first(
     seen.add(board.key())
     budget.add_node()
     path: list[list[Record]] = []
-    stack = [_ordered(board, scores, seen)]
+    stack = [_ordered(board, scores, seen, streamlined)]
     steps = 0
     while stack:
         steps += 1
@@ -64,16 +69,22 @@ def depth_first(
         if deadlocks and deadlock(board) is not None:
             unplay_all(board, path.pop())
             continue
-        stack.append(_ordered(board, scores, seen))
-    return Outcome("unwinnable")
+        stack.append(_ordered(board, scores, seen, streamlined))
+    return Outcome("unknown" if streamlined else "unwinnable")
 
 
-def _ordered(board: Board, scores: ColumnScores, seen: set[bytes]) -> Iterator[tuple[int, int, bytes | None]]:
+def _ordered(
+    board: Board, scores: ColumnScores, seen: set[bytes], streamlined: bool = False
+) -> Iterator[tuple[int, int, bytes | None]]:
     """First-tier moves from the best-rated result to the worst, then the second tier.
 
     Moves to positions already seen are dropped; the others carry the key they lead to.
+    Streamlined: the first tier only, without take-backs.
     """
     first, second = board.moves()
+    if streamlined:
+        first = [(card, dest) for card, dest in first if board.loc[card] != FOUNDATION]
+        second = []
     keys = board.column_keys()
     bonus = scores.weights.foundation
     rated = []

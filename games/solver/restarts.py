@@ -5,12 +5,14 @@ which turn is wrong depends on how it orders moves: on one deal, one set of weig
 thousand positions where four others have not won after 200,000. So this search runs short
 depth-first tries from the start, each with other weights and a table of its own, of the
 sizes of Luby's sequence (1, 1, 2, 1, 1, 2, 4, 1, …, times UNIT positions: the schedule of
-restarts within a constant factor of the best one for any spread of times to a win).
+restarts within a constant factor of the best one for any spread of times to a win). Every
+other try is streamlined: a smaller space, which wins other deals and proves nothing.
 README.md, "Restarts".
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator
 
@@ -21,6 +23,7 @@ from .search import Outcome, Search
 
 UNIT = 1_000  # positions of the shortest try
 WEIGHTS_SEED = 20261206  # the tries' weights are drawn from this seed: the same tries every time
+STREAMLINED_SEED = 20261207  # and the streamlined tries' weights from this one
 
 DepthFirst = Callable[..., Search]
 
@@ -38,9 +41,9 @@ def luby(index: int) -> int:
     return power
 
 
-def tries_weights() -> Iterator[Weights]:
-    """The tries' weights, one a try: each weight drawn within the range of the team's."""
-    rng = random.Random(WEIGHTS_SEED)
+def tries_weights(seed: int = WEIGHTS_SEED) -> Iterator[Weights]:
+    """Weights, one a try: each weight drawn within the range of the team's."""
+    rng = random.Random(seed)
     while True:
         yield Weights(
             face_down=rng.randint(5, 40),
@@ -48,6 +51,18 @@ def tries_weights() -> Iterator[Weights]:
             covering=rng.randint(0, 4),
             foundation=rng.randint(0, 5),
         )
+
+
+def tries() -> Iterator[tuple[int, Weights, bool]]:
+    """Each try's size (in UNITs), weights and whether it is streamlined.
+
+    Two schedules take turns, each Luby's sequence with weights of its own: plain tries, and
+    streamlined ones (depth_first.py), which search a smaller space and win other deals.
+    """
+    plain, streamlined = tries_weights(WEIGHTS_SEED), tries_weights(STREAMLINED_SEED)
+    for index in itertools.count(1):
+        yield luby(index), next(plain), False
+        yield luby(index), next(streamlined), True
 
 
 def restarts(
@@ -61,22 +76,24 @@ def restarts(
 ) -> Search:
     """Depth-first tries from ``position``, each with a table of its own, until one decides.
 
-    A try that ends has decided alone, as any depth-first search with a table of its own:
-    "won", or "unwinnable" when it has expanded every position it reached. A try stopped at
-    its size proves nothing, and its table is dropped (its positions leave ``budget.nodes``).
+    A plain try that ends has decided alone, as any depth-first search with a table of its
+    own: "won", or "unwinnable" when it has expanded every position it reached. A streamlined
+    try decides only "won". A try stopped at its size, or a streamlined one run out, proves
+    nothing, and its table is dropped (its positions leave ``budget.nodes``).
     The tries search ``budget.max_nodes`` positions in all, at most: then "unknown".
     ``weights`` and ``seen`` are the portfolio's arguments, unused: each try has its own.
     """
     del weights, seen
     spent = 0
-    for attempt, own in enumerate(tries_weights(), start=1):
-        size = min(UNIT * luby(attempt), budget.max_nodes - budget.nodes, budget.max_nodes - spent)
+    for units, own, streamlined in tries():
+        size = min(UNIT * units, budget.max_nodes - budget.nodes, budget.max_nodes - spent)
         if size <= 0:
             return Outcome("unknown")
         # The try's own count; the clock and its pauses are the portfolio's, between slices.
         child = Budget(budget.deadline, size)
-        search = depth_first(position, child, own, None, deadlocks=deadlocks)
+        search = depth_first(position, child, own, None, deadlocks=deadlocks, streamlined=streamlined)
         counted = 0
+        outcome: Outcome | None = None
         try:
             while child.nodes < size:  # at least one slice a try, and a yield after each
                 next(search)
@@ -85,9 +102,12 @@ def restarts(
                 yield
         except StopIteration as stop:
             budget.add_nodes(child.nodes - counted)
-            outcome: Outcome = stop.value
-            return outcome
+            counted = child.nodes
+            outcome = stop.value
         finally:
             search.close()
+        if outcome is not None and outcome.result != "unknown":
+            return outcome
         budget.drop(counted)  # the try's table
         spent += counted
+    raise AssertionError("tries() never ends")

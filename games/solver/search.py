@@ -9,7 +9,8 @@ line is exhausted.
 Both are complete: every legal move is generated ("second tier" moves only after the
 rest), and the only positions never visited are those already held (up to the order of
 the columns) or replaced by a safe foundation move (see ``Board``). So when either runs
-out of positions without a win, the deal is proven unwinnable.
+out of positions without a win, the deal is proven unwinnable. (A streamlined depth-first
+search, which leaves moves out on purpose, is not: it answers "unknown" when it runs out.)
 """
 
 from __future__ import annotations
@@ -33,11 +34,17 @@ class Outcome:
     by: str = ""  # the search that decided
 
 
-def start_board(position: Position) -> tuple[Board, Moves]:
-    """The board after the safe moves available at the start, and those moves."""
+def start_board(position: Position, *, streamlined: bool = False) -> tuple[Board, Moves]:
+    """The board after the safe moves available at the start, and those moves.
+
+    ``streamlined``: an eager board (``Board.eager``), after every foundation move available.
+    """
     board = Board(position)
     records: list[Record] = []
     board.play_safe(records)
+    if streamlined:
+        board.eager = True
+        board.play_safe(records)
     return board, [(record[0], record[2]) for record in records]
 
 

@@ -22,7 +22,7 @@ from games.solver.checker import exhaust
 from games.solver.core import compiled_searches
 from games.solver.depth_first import depth_first
 from games.solver.portfolio import DEFAULT_TEAM, Member
-from games.solver.restarts import luby, restarts, tries_weights
+from games.solver.restarts import WEIGHTS_SEED, luby, restarts, tries, tries_weights
 
 OTHER_SPADES = ["KS", "QS", "JS", "TS 9S", "8S 7S 6S", "5S 4S 3S"]
 OTHER_HEARTS = ["QH", "JH", "TH", "9H", "8H", "7H 6H"]
@@ -85,6 +85,43 @@ def test_the_tries_weights_are_fixed_and_all_different():
     assert try_weights(5)[:3] == try_weights(3)
     assert len(set(try_weights(40))) == 40
     assert not set(try_weights(40)) & {member.weights for member in DEFAULT_TEAM}
+
+
+def test_plain_and_streamlined_tries_take_turns():
+    """Two schedules, each Luby's sequence: the plain tries are those of tries_weights alone."""
+    first = list(islice(tries(), 14))
+    assert [streamlined for _, _, streamlined in first] == [False, True] * 7
+    plain = [(units, weights) for units, weights, streamlined in first if not streamlined]
+    weights = islice(tries_weights(WEIGHTS_SEED), 7)
+    assert plain == [(luby(index), next(weights)) for index in range(1, 8)]
+    streamlined = [weights for _, weights, streamlined in first if streamlined]
+    assert not set(streamlined) & {weights for _, weights in plain}
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_a_streamlined_search_that_runs_out_proves_nothing(name):
+    """No take-backs, no second tier, every foundation move at once: a smaller search, which
+    may miss every win. Run out, it answers "unknown", on lost and won positions alike."""
+    position, winnable = POSITIONS[name]
+    budget = Budget(time.perf_counter() + 60, 100_000)
+    weights = DEFAULT_TEAM[0].weights
+    search = the_depth_first()(position, budget, weights, None, deadlocks=True, streamlined=True)
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            next(search)
+    assert stop.value.value.result in ((WON, "unknown") if winnable else ("unknown",))
+
+
+def test_streamlined_tries_win_a_deal_the_plain_ones_do_not(monkeypatch):
+    """YU1-C-GERGANV: unsettled by the default team in 60 s before streamlined tries (the
+    census of 2026-12-07, docs/winnability.md). A streamlined try wins it in thousands of
+    positions; plain tries alone, in ten times as many, do not."""
+    code, positions = "YU1-C-GERGANV", 200_000
+    alone = (Member("restarts", deadlocks=True),)
+    solution = solve(code, time_limit=60, max_nodes=positions // 10, team=alone)
+    assert solution.result == WON and solution.by == "restarts with deadlocks"
+    monkeypatch.setattr(restarts_module, "tries", lambda: (entry for entry in tries() if not entry[2]))
+    assert solve(code, time_limit=60, max_nodes=positions, team=alone).result != WON
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
