@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INTERFACE_VERSION 5 /* core.py refuses a library built from another version */
+#define INTERFACE_VERSION 6 /* core.py refuses a library built from another version */
 
 enum {
     DECK_SIZE = 52,
@@ -826,6 +826,7 @@ typedef struct {
     SeenTable *seen; /* the caller's, perhaps shared with other searches */
     Deadlock *deadlock; /* NULL: no deadlock tests */
     bool streamlined;   /* first-tier moves only, no take-backs, eager board: no proof */
+    bool keep_builds;   /* streamlined too: a card on a card it fits leaves it only to go up */
     uint64_t steps, steps_per_slice, nodes;
     bool started, resuming;
     int status;
@@ -856,6 +857,12 @@ static int compare_rated(const RatedMove *a, const RatedMove *b) {
     return compare_bytes(a->key, a->key_length, b->key, b->key_length);
 }
 
+/* `card` lies face up on a card it fits, as a move would leave it. */
+static bool lies_on_a_fit(const Board *b, int card) {
+    int c = b->loc[card], index = b->index[card];
+    return index > DOWN(b, c) && fits_on(b->classic, card, CARDS(b, c)[index - 1]);
+}
+
 /* depth_first._ordered: push a frame of the position's moves, first tier best-rated first
  * (those leading to a position seen now left out), then the second tier. */
 static bool plan_moves(DepthFirst *s) {
@@ -874,6 +881,7 @@ static bool plan_moves(DepthFirst *s) {
         r->card = moves.first[m].card;
         r->dest = moves.first[m].dest;
         if (s->streamlined && b->loc[r->card] == FOUNDATION) continue; /* a take-back */
+        if (s->keep_builds && r->dest != FOUNDATION && lies_on_a_fit(b, r->card)) continue;
         int played = play_with_safe(b, r->card, r->dest, records);
         r->key_length = (uint8_t)board_key(b, r->key);
         if (table_find(s->seen, r->key, r->key_length, false, NULL) == TABLE_MISSING) {
@@ -1274,11 +1282,12 @@ static Weights weights_of(const int64_t *weights) {
 
 /* A depth-first search from `start` (after its safe moves), adding to `seen`. */
 DepthFirst *core_depth_first_new(const Board *start, const int64_t *weights, SeenTable *seen, int deadlocks,
-                                 int streamlined, uint64_t steps_per_slice) {
+                                 int streamlining, uint64_t steps_per_slice) {
     DepthFirst *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->board = *start;
-    s->streamlined = streamlined != 0;
+    s->streamlined = streamlining != 0; /* 1: streamlined, 2: streamlined and keeping builds */
+    s->keep_builds = streamlining == 2;
     s->board.eager = s->streamlined;
     s->weights = weights_of(weights);
     s->seen = seen;

@@ -31,7 +31,7 @@ from .search import EXPANSIONS_PER_SLICE, Moves, Outcome, Search, start_board
 
 LIBRARY = Path(__file__).with_name("_core.so")
 BUILD_COMMAND = "cc -O2 -std=c99 -Wall -Wextra -shared -fPIC -o games/solver/_core.so games/solver/core.c"
-INTERFACE_VERSION = 5  # core.c's INTERFACE_VERSION: the functions below, as declared
+INTERFACE_VERSION = 6  # core.c's INTERFACE_VERSION: the functions below, as declared
 
 # Python slices run by one call into the core: 1.5 ms a call (median) on one core of the
 # development machine, where one Python slice takes the core 0.2 ms (depth-first, 128 steps)
@@ -266,15 +266,18 @@ def depth_first(
     *,
     deadlocks: bool = False,
     streamlined: bool = False,
+    keep_builds: bool = False,
 ) -> Search:
     """depth_first.depth_first, in the core."""
+    streamlined = streamlined or keep_builds
     board, root_moves = start_board(position, streamlined=streamlined)
     if board.is_won():
         return Outcome("won", root_moves)
     table = _table(seen)
     start = CoreBoard(board)
+    streamlining = 2 if keep_builds else int(streamlined)  # core.c's core_depth_first_new
     search = _lib.core_depth_first_new(
-        start._handle, _weights(weights), table._handle, deadlocks, streamlined, EXPANSIONS_PER_SLICE * 4
+        start._handle, _weights(weights), table._handle, deadlocks, streamlining, EXPANSIONS_PER_SLICE * 4
     )
     start.close()
     if not search:

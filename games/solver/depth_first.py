@@ -22,6 +22,7 @@ def depth_first(
     *,
     deadlocks: bool = False,
     streamlined: bool = False,
+    keep_builds: bool = False,
 ) -> Search:
     """Depth-first with a table of visited positions; the best-rated moves first.
 
@@ -31,8 +32,10 @@ def depth_first(
 
     ``streamlined``: a smaller search that may miss every win, and so answers "unknown" when
     it runs out: first-tier moves only, no take-backs, and every foundation move played at
-    once (``Board.eager``). README.md, "Restarts".
+    once (``Board.eager``). ``keep_builds``, streamlined too: a card lying on a card it fits
+    leaves it only for its foundation. README.md, "Restarts".
     """
+    streamlined = streamlined or keep_builds
     board, root_moves = start_board(position, streamlined=streamlined)
     if board.is_won():
         return Outcome("won", root_moves)
@@ -42,7 +45,7 @@ def depth_first(
     seen.add(board.key())
     budget.add_node()
     path: list[list[Record]] = []
-    stack = [_ordered(board, scores, seen, streamlined)]
+    stack = [_ordered(board, scores, seen, streamlined, keep_builds)]
     steps = 0
     while stack:
         steps += 1
@@ -69,22 +72,25 @@ def depth_first(
         if deadlocks and deadlock(board) is not None:
             unplay_all(board, path.pop())
             continue
-        stack.append(_ordered(board, scores, seen, streamlined))
+        stack.append(_ordered(board, scores, seen, streamlined, keep_builds))
     return Outcome("unknown" if streamlined else "unwinnable")
 
 
 def _ordered(
-    board: Board, scores: ColumnScores, seen: set[bytes], streamlined: bool = False
+    board: Board, scores: ColumnScores, seen: set[bytes], streamlined: bool = False, keep_builds: bool = False
 ) -> Iterator[tuple[int, int, bytes | None]]:
     """First-tier moves from the best-rated result to the worst, then the second tier.
 
     Moves to positions already seen are dropped; the others carry the key they lead to.
-    Streamlined: the first tier only, without take-backs.
+    Streamlined: the first tier only, without take-backs; keeping builds, without moves that
+    take a card off a card it fits, but to its foundation.
     """
     first, second = board.moves()
     if streamlined:
         first = [(card, dest) for card, dest in first if board.loc[card] != FOUNDATION]
         second = []
+    if keep_builds:
+        first = [(card, dest) for card, dest in first if dest == FOUNDATION or not board.lies_on_a_fit(card)]
     keys = board.column_keys()
     bonus = scores.weights.foundation
     rated = []

@@ -6,7 +6,8 @@ thousand positions where four others have not won after 200,000. So this search 
 depth-first tries from the start, each with other weights and a table of its own, of the
 sizes of Luby's sequence (1, 1, 2, 1, 1, 2, 4, 1, …, times UNIT positions: the schedule of
 restarts within a constant factor of the best one for any spread of times to a win). Every
-other try is streamlined: a smaller space, which wins other deals and proves nothing.
+other try is streamlined, of one of two kinds in turn: a smaller space, which wins other
+deals and proves nothing.
 README.md, "Restarts".
 """
 
@@ -24,6 +25,7 @@ from .search import Outcome, Search
 UNIT = 1_000  # positions of the shortest try
 WEIGHTS_SEED = 20261206  # the tries' weights are drawn from this seed: the same tries every time
 STREAMLINED_SEED = 20261207  # and the streamlined tries' weights from this one
+KEEP_BUILDS_SEED = 20261208  # and those of the streamlined tries that keep builds
 
 DepthFirst = Callable[..., Search]
 
@@ -53,16 +55,27 @@ def tries_weights(seed: int = WEIGHTS_SEED) -> Iterator[Weights]:
         )
 
 
-def tries() -> Iterator[tuple[int, Weights, bool]]:
-    """Each try's size (in UNITs), weights and whether it is streamlined.
+# The tries' kinds, with depth_first's options and the seed of their weights. Plain tries take
+# every other turn, the two streamlined kinds share the rest; each kind follows Luby's sequence.
+KINDS = {
+    "plain": ({}, WEIGHTS_SEED),
+    "streamlined": ({"streamlined": True}, STREAMLINED_SEED),
+    "keep builds": ({"keep_builds": True}, KEEP_BUILDS_SEED),
+}
+TURNS = ("plain", "streamlined", "plain", "keep builds")
 
-    Two schedules take turns, each Luby's sequence with weights of its own: plain tries, and
-    streamlined ones (depth_first.py), which search a smaller space and win other deals.
+
+def tries() -> Iterator[tuple[int, Weights, str]]:
+    """Each try's size (in UNITs), weights and kind (KINDS), in TURNS.
+
+    Plain tries search the whole space; streamlined ones (depth_first.py) a smaller one, which
+    wins other deals and proves nothing.
     """
-    plain, streamlined = tries_weights(WEIGHTS_SEED), tries_weights(STREAMLINED_SEED)
-    for index in itertools.count(1):
-        yield luby(index), next(plain), False
-        yield luby(index), next(streamlined), True
+    weights = {kind: tries_weights(seed) for kind, (_, seed) in KINDS.items()}
+    counts = dict.fromkeys(KINDS, 0)
+    for kind in itertools.cycle(TURNS):
+        counts[kind] += 1
+        yield luby(counts[kind]), next(weights[kind]), kind
 
 
 def restarts(
@@ -85,13 +98,13 @@ def restarts(
     """
     del weights, seen
     spent = 0
-    for units, own, streamlined in tries():
+    for units, own, kind in tries():
         size = min(UNIT * units, budget.max_nodes - budget.nodes, budget.max_nodes - spent)
         if size <= 0:
             return Outcome("unknown")
         # The try's own count; the clock and its pauses are the portfolio's, between slices.
         child = Budget(budget.deadline, size)
-        search = depth_first(position, child, own, None, deadlocks=deadlocks, streamlined=streamlined)
+        search = depth_first(position, child, own, None, deadlocks=deadlocks, **KINDS[kind][0])
         counted = 0
         outcome: Outcome | None = None
         try:
@@ -110,4 +123,6 @@ def restarts(
             return outcome
         budget.drop(counted)  # the try's table
         spent += counted
+        if outcome is not None:
+            yield  # a try run out may have ended within its first slice: the clock is read between
     raise AssertionError("tries() never ends")

@@ -6,23 +6,25 @@ try stopped at its size decides nothing and gives its table back to the budget.
 
 from __future__ import annotations
 
+import random
 import time
 from itertools import islice
 from types import SimpleNamespace
 
 import pytest
 
-from games.engine import verify
-from games.engine.move import MOVES
+from games.engine import DEAL_COUNT, GameCode, Rules, verify
+from games.engine.move import FOUNDATION, MOVES
 from games.solver import UNWINNABLE, WON, Position, solve
 from games.solver import portfolio as portfolio_module
 from games.solver import restarts as restarts_module
+from games.solver.board import Board
 from games.solver.budget import Budget
 from games.solver.checker import exhaust
 from games.solver.core import compiled_searches
 from games.solver.depth_first import depth_first
 from games.solver.portfolio import DEFAULT_TEAM, Member
-from games.solver.restarts import WEIGHTS_SEED, luby, restarts, tries, tries_weights
+from games.solver.restarts import KINDS, TURNS, WEIGHTS_SEED, luby, restarts, tries, tries_weights
 
 OTHER_SPADES = ["KS", "QS", "JS", "TS 9S", "8S 7S 6S", "5S 4S 3S"]
 OTHER_HEARTS = ["QH", "JH", "TH", "9H", "8H", "7H 6H"]
@@ -87,25 +89,33 @@ def test_the_tries_weights_are_fixed_and_all_different():
     assert not set(try_weights(40)) & {member.weights for member in DEFAULT_TEAM}
 
 
-def test_plain_and_streamlined_tries_take_turns():
-    """Two schedules, each Luby's sequence: the plain tries are those of tries_weights alone."""
-    first = list(islice(tries(), 14))
-    assert [streamlined for _, _, streamlined in first] == [False, True] * 7
-    plain = [(units, weights) for units, weights, streamlined in first if not streamlined]
-    weights = islice(tries_weights(WEIGHTS_SEED), 7)
-    assert plain == [(luby(index), next(weights)) for index in range(1, 8)]
-    streamlined = [weights for _, weights, streamlined in first if streamlined]
-    assert not set(streamlined) & {weights for _, weights in plain}
+def test_each_kind_of_try_takes_its_turns_with_sizes_and_weights_of_its_own():
+    """Plain tries every other turn, the streamlined kinds in between; each kind follows Luby's
+    sequence with weights of its own: the plain tries are those of tries_weights alone."""
+    first = list(islice(tries(), 8 * len(TURNS)))
+    assert [kind for _, _, kind in first] == list(TURNS) * 8
+    assert TURNS[::2] == ("plain",) * (len(TURNS) // 2) and set(TURNS) == set(KINDS)
+    for kind, (_, seed) in KINDS.items():
+        own = [(units, weights) for units, weights, of in first if of == kind]
+        weights = tries_weights(seed)
+        assert own == [(luby(index), next(weights)) for index in range(1, len(own) + 1)], kind
+    assert KINDS["plain"][1] == WEIGHTS_SEED
+    assert len({weights for _, weights, _ in first}) == len(first)
 
 
+STREAMLINED_KINDS = [options for options, _ in KINDS.values() if options]
+
+
+@pytest.mark.parametrize("options", STREAMLINED_KINDS, ids=str)
 @pytest.mark.parametrize("name", list(POSITIONS))
-def test_a_streamlined_search_that_runs_out_proves_nothing(name):
-    """No take-backs, no second tier, every foundation move at once: a smaller search, which
-    may miss every win. Run out, it answers "unknown", on lost and won positions alike."""
+def test_a_streamlined_search_that_runs_out_proves_nothing(name, options):
+    """No take-backs, no second tier, every foundation move at once (and, keeping builds, no
+    card taken off a card it fits but to go up): a smaller search, which may miss every win.
+    Run out, it answers "unknown", on lost and won positions alike."""
     position, winnable = POSITIONS[name]
     budget = Budget(time.perf_counter() + 60, 100_000)
     weights = DEFAULT_TEAM[0].weights
-    search = the_depth_first()(position, budget, weights, None, deadlocks=True, streamlined=True)
+    search = the_depth_first()(position, budget, weights, None, deadlocks=True, **options)
     with pytest.raises(StopIteration) as stop:
         while True:
             next(search)
@@ -120,8 +130,65 @@ def test_streamlined_tries_win_a_deal_the_plain_ones_do_not(monkeypatch):
     alone = (Member("restarts", deadlocks=True),)
     solution = solve(code, time_limit=60, max_nodes=positions // 10, team=alone)
     assert solution.result == WON and solution.by == "restarts with deadlocks"
-    monkeypatch.setattr(restarts_module, "tries", lambda: (entry for entry in tries() if not entry[2]))
+    monkeypatch.setattr(restarts_module, "tries", lambda: (entry for entry in tries() if entry[2] == "plain"))
     assert solve(code, time_limit=60, max_nodes=positions, team=alone).result != WON
+
+
+def test_tries_that_run_out_at_once_still_give_the_clock_a_turn(monkeypatch):
+    """Streamlined tries on a lost position run out within their first slice; the restarts
+    yield after each, so that the portfolio reads the clock, rather than going through tries
+    until every position the budget holds is spent."""
+    monkeypatch.setattr(restarts_module, "tries", lambda: (entry for entry in tries() if entry[2] != "plain"))
+    budget = Budget(time.perf_counter() + 60, 1_000_000)
+    search = restarts(
+        POSITIONS["spades blocked"][0], budget, DEFAULT_TEAM[0].weights, depth_first=the_depth_first()
+    )
+    next(search)
+    assert 0 < budget.searched < 100
+    search.close()
+
+
+def test_a_search_keeping_builds_takes_a_card_off_a_card_it_fits_only_to_go_up():
+    """Every win of a search keeping builds, replayed: no move takes a card lying on a card it
+    fits anywhere but to its foundation."""
+    won, rng = 0, random.Random(20261207)
+    for _ in range(12):
+        position = Position.from_code(GameCode(Rules.CLASSIC, rng.randrange(DEAL_COUNT)))
+        budget = Budget(time.perf_counter() + 60, 50_000)
+        weights = DEFAULT_TEAM[0].weights
+        search = the_depth_first()(position, budget, weights, deadlocks=True, keep_builds=True)
+        outcome = None
+        try:
+            while not budget.exhausted():
+                next(search)
+        except StopIteration as stop:
+            outcome = stop.value
+        if outcome is None or outcome.result != WON:
+            continue
+        won += 1
+        board = Board(position)
+        for card, dest in outcome.moves:
+            if dest != FOUNDATION and board.loc[card] != FOUNDATION:
+                assert not board.lies_on_a_fit(card), (position.to_dict(), card, dest)
+            board.play(card, dest)
+        assert board.is_won()
+    assert won >= 6
+
+
+def test_tries_keeping_builds_win_a_deal_the_other_kinds_do_not(monkeypatch):
+    """YU1-C-OMNOHDG: unsettled by the default team in 60 s before tries keeping builds (the
+    third census of 2026-12-07, docs/winnability.md). With them, the restarts win it within
+    500,000 positions; the other kinds alone, in five times as many, do not."""
+    code, positions = "YU1-C-OMNOHDG", 500_000
+    alone = (Member("restarts", deadlocks=True),)
+    solution = solve(code, time_limit=60, max_nodes=positions, team=alone)
+    assert solution.result == WON and solution.by == "restarts with deadlocks"
+
+    def others():
+        return (entry for entry in tries() if entry[2] != "keep builds")
+
+    monkeypatch.setattr(restarts_module, "tries", others)
+    assert solve(code, time_limit=60, max_nodes=5 * positions, team=alone).result != WON
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
