@@ -186,9 +186,10 @@ class Board:
 
     def lies_on_a_fit(self, card: int) -> bool:
         """``card`` lies face up on a card it fits, as a move would leave it."""
-        column = self.columns[self.loc[card]]
+        where = self.loc[card]
+        column = self.columns[where]
         index = column.index(card)
-        return index > self.down[self.loc[card]] and bool(self.natural[column[index - 1] * DECK_SIZE + card])
+        return index > self.down[where] and bool(self.natural[column[index - 1] * DECK_SIZE + card])
 
     def is_safe(self, card: int) -> bool:
         """True when moving ``card`` to its foundation cannot cost the win.

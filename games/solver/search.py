@@ -40,11 +40,9 @@ def start_board(position: Position, *, streamlined: bool = False) -> tuple[Board
     ``streamlined``: an eager board (``Board.eager``), after every foundation move available.
     """
     board = Board(position)
+    board.eager = streamlined
     records: list[Record] = []
     board.play_safe(records)
-    if streamlined:
-        board.eager = True
-        board.play_safe(records)
     return board, [(record[0], record[2]) for record in records]
 
 
