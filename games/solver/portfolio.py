@@ -12,6 +12,7 @@ from .blocks import deadlock
 from .budget import Budget
 from .core import compiled_searches
 from .depth_first import depth_first
+from .keeping_builds import keeping_builds
 from .position import Position
 from .rating import DEFAULT_WEIGHTS, Weights
 from .restarts import restarts
@@ -28,7 +29,9 @@ SHARED_TABLE = {"depth-first", "best-first"}  # searches that share one table of
 class Member:
     """One search of a portfolio: which search, rating positions how."""
 
-    search: str  # a key of SEARCHES, or "restarts" (restarts.py: depth-first tries of its own)
+    # A key of SEARCHES, "restarts" (restarts.py: depth-first tries of their own) or "keeping
+    # builds" (keeping_builds.py: one streamlined depth-first search with a table of its own).
+    search: str
     weights: Weights = DEFAULT_WEIGHTS
     deadlocks: bool = False  # depth-first: search no further from a position with a deadlock
     share: float = 1.0  # of the clock, against the other members' shares
@@ -57,6 +60,7 @@ DEFAULT_TEAM = (
     Member("best-first", deadlocks=True),
     Member("depth-first", Weights(face_down=30, breaks=2, covering=2, foundation=1), deadlocks=True),
     Member("restarts", deadlocks=True),
+    Member("keeping builds", deadlocks=True, share=2.0),
 )
 
 
@@ -77,7 +81,11 @@ def portfolio(position: Position, budget: Budget, team: tuple[Member, ...] = DEF
         return Outcome("unwinnable", by="deadlock")
     # The compiled core's searches when it is built, with tables of its own; else the Python ones.
     searches, new_table = compiled_searches() or (SEARCHES, set)
-    searches = {**searches, "restarts": partial(restarts, depth_first=searches["depth-first"])}
+    searches = {
+        **searches,
+        "restarts": partial(restarts, depth_first=searches["depth-first"]),
+        "keeping builds": partial(keeping_builds, depth_first=searches["depth-first"]),
+    }
     # One table for the searches that test for deadlocks, one for those that do not.
     tables = {True: new_table(), False: new_table()}
     groups = {turn: member.deadlocks for turn, member in enumerate(team) if member.search in SHARED_TABLE}
