@@ -265,10 +265,11 @@ def test_a_whole_game_won_through_the_table(live_server, page: Page):
     }
     assert shown == {"moves": str(verdict.moves), "score": str(verdict.score), "points": str(verdict.points)}
     assert verdict.won and verdict.score == 7200 - verdict.moves
-    # The first win on this device: a best only once the server has verified it (signed out: not yet).
+    # The first win on this device: a best only once the server has verified it, which a
+    # signed-out player's win waits for them to sign in to be.
     expect(banner).to_have_attribute("data-new-best", "provisional")
     expect(banner.locator('[data-win="best"]')).to_have_text(
-        "Your best yet (Classic), once the server has verified it."
+        "Your best yet (Classic), once you sign in and the server has verified it."
     )
 
     # The result waits in the outbox for the server, keyed by a client_id.

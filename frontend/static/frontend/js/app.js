@@ -383,7 +383,7 @@ class App extends TableController {
   #showRecord() {
     const { rules, resultId } = this.session;
     const { best, provisional } = shownBest(rules);
-    this.winBanner.showRecord(rules, winRecord(rules, resultId), best, provisional);
+    this.winBanner.showRecord(rules, winRecord(rules, resultId), best, provisional, { signedIn: Boolean(this.account) });
   }
 
   // ---- settings ------------------------------------------------------------------------

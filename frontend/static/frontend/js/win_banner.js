@@ -81,18 +81,20 @@ export class WinBanner {
    * The line on the player's record. `record` (bests.js winRecord): "new" once the server has
    * verified a better win, "provisional" before its verdict, else the best of the rule set
    * (`best`, itself `provisional` while its verdict is awaited); data-new-best says which.
+   * Signed out, a provisional best waits for the player to sign in, and the line says so.
    */
-  showRecord(rules, record, best, provisional) {
+  showRecord(rules, record, best, provisional, { signedIn = true } = {}) {
     const line = $('[data-win="best"]', this.dialog);
     const name = t(`rules.${rules}`);
+    const pending = signedIn ? "" : "SignedOut";
     if (record === "new" || record === "provisional") {
-      line.textContent = t(record === "new" ? "win.newBest" : "win.provisionalBest", { rules: name });
+      line.textContent = t(record === "new" ? "win.newBest" : `win.provisionalBest${pending}`, { rules: name });
     } else if (best) {
       const score = formatNumber(best.score);
       line.textContent =
         typeof best.durationMs !== "number"
           ? t("win.bestScore", { rules: name, score })
-          : t(provisional ? "win.bestPending" : "win.best", { rules: name, score, time: formatDuration(best.durationMs) });
+          : t(provisional ? `win.bestPending${pending}` : "win.best", { rules: name, score, time: formatDuration(best.durationMs) });
     } else {
       line.textContent = "";
     }
