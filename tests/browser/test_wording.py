@@ -80,7 +80,8 @@ def test_a_signed_out_win_of_a_shared_code_says_where_it_goes_in_each_language(
         assert "leaderboard" not in verdict.text_content().lower()
         expect(page.locator(f"{WIN} [data-verdict-sign-in]")).to_be_visible()  # how to send it
         # A best once verified, which a signed-out win waits for the player to sign in to be.
-        best = words(language, "win.provisionalBestSignedOut").replace("{rules}", words(language, "rules.classic"))
+        classic = words(language, "rules.classic")
+        best = words(language, "win.provisionalBestSignedOut").replace("{rules}", classic)
         expect(page.locator(f'{WIN} [data-win="best"]')).to_have_text(best)
         measured(page, parts, f"win-kept-{language}", artifacts_dir, shoot=WIN)
         assert_no_axe_violation(page, axe, f"the win banner, signed out, in {language}")
