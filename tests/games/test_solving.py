@@ -33,7 +33,7 @@ WON_RELAXED = "YU1-R-AAAAAAA"
 UNWINNABLE = "YU1-C-AAAAACX"  # deal 75: proven unwinnable in about 0.4 s (one idle core)
 # Proven unwinnable before any search, by the deadlock test: decided within any time limit.
 UNWINNABLE_AT_ONCE = "YU1-C-AKHIIHV"
-UNDECIDED = "YU1-C-AAAAAAL"  # deal 11: no answer within seconds
+UNDECIDED = "YU1-C-VNNJRBA"  # unsettled by the 60 s census (docs/winnability.md): no answer within seconds
 WIN_LOGS = {win["code"]: win["log"] for win in WINS}
 
 
