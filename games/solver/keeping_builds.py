@@ -4,8 +4,9 @@ A depth-first search keeping builds (depth_first.py: streamlined, and a card lyi
 fits leaves it only for its foundation) searches a space a fraction of the size of the whole.
 The restarts (restarts.py) sample it in short tries with weights of their own; run to its end
 with the team's first weights, it wins deals that neither they nor the searches of the whole
-space win in a minute (README.md, "Keeping builds"). When it runs out it proves nothing: it
-answers "unknown" and gives its table up, and the portfolio goes on with the others.
+space win in a minute (README.md, "Restarts": "One search keeping builds, to its end"). When
+it runs out it proves nothing: it answers "unknown" and gives its table up, and the portfolio
+goes on with the others.
 """
 
 from __future__ import annotations
