@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from games.engine.move import COLUMN_COUNT, FOUNDATION
 
-from .blocks import deadlock
+from .blocks import deadlock, may_leave_a_deadlock
 from .board import Board, Record
 from .budget import Budget
 from .position import Position
@@ -36,7 +36,7 @@ def depth_first(
     leaves it only for its foundation. README.md, "Restarts".
     """
     streamlined = streamlined or keep_builds
-    board, root_moves = start_board(position, streamlined=streamlined)
+    board, root_moves = start_board(position, streamlined=streamlined, up_from_fits=True)
     if board.is_won():
         return Outcome("won", root_moves)
     scores = ColumnScores(board, weights)
@@ -69,7 +69,7 @@ def depth_first(
         path.append(records)
         if board.is_won():
             return Outcome("won", root_moves + [(r[0], r[2]) for level in path for r in level])
-        if deadlocks and deadlock(board) is not None:
+        if deadlocks and may_leave_a_deadlock(records[0]) and deadlock(board) is not None:
             unplay_all(board, path.pop())
             continue
         stack.append(_ordered(board, scores, seen, streamlined, keep_builds))
