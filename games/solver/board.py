@@ -76,7 +76,8 @@ class Board:
         # a streamlined search's board (search.py), which proves nothing when it runs out.
         self.eager = False
         # A card lying on a card it fits goes up as soon as it can, safe or not: a take-back can
-        # always put it back, so the two positions are one (README.md, "Cards up from a fit").
+        # always put it back, so the two positions are one (README.md, "Why `unwinnable` is a
+        # proof", 7: "Cards up from a fit").
         self.up_from_fits = False
         self.columns: list[list[int]] = [list(column) for column in position.columns]
         self.down: list[int] = list(position.face_down)
@@ -210,7 +211,7 @@ class Board:
 
         Every card that could ever be placed onto it, or onto those, is on a foundation:
         such a card is never needed in the columns again, take-backs included (the
-        argument is written out in docs/solver.md).
+        argument: README.md, "Why `unwinnable` is a proof", 4).
         """
         if self.eager:
             return True
