@@ -39,10 +39,8 @@ def best_first(
     keeps the lost positions' successors out of the queue, where the rating would favour many.
     With a ``seen`` shared with other searches, a position is entered there as it is taken from
     the queue, and passed by if another search has entered it first.
-    Without ``bound``, a card lying on a card it fits goes up as soon as it can
-    (``Board.up_from_fits``); with one it does not, as a shortest line may leave it there.
     """
-    board, root_moves = start_board(position, up_from_fits=bound is None)
+    board, root_moves = start_board(position)
     if board.is_won():
         return Outcome("won", root_moves)
     scores = ColumnScores(board, weights)

@@ -54,18 +54,7 @@ TABLES = {True: RuleTables(True), False: RuleTables(False)}
 class Board:
     """A mutable position with full knowledge of the face-down cards."""
 
-    __slots__ = (
-        "columns",
-        "down",
-        "found",
-        "loc",
-        "classic",
-        "fits",
-        "natural",
-        "eager",
-        "up_from_fits",
-        "_keys",
-    )
+    __slots__ = ("columns", "down", "found", "loc", "classic", "fits", "natural", "eager", "_keys")
 
     def __init__(self, position: Position) -> None:
         tables = TABLES[position.classic]
@@ -75,10 +64,6 @@ class Board:
         # Every foundation move is played at once, safe or not (and so nothing is taken back):
         # a streamlined search's board (search.py), which proves nothing when it runs out.
         self.eager = False
-        # A card lying on a card it fits goes up as soon as it can, safe or not: a take-back can
-        # always put it back, so the two positions are one (README.md, "Why `unwinnable` is a
-        # proof", 7: "Cards up from a fit").
-        self.up_from_fits = False
         self.columns: list[list[int]] = [list(column) for column in position.columns]
         self.down: list[int] = list(position.face_down)
         self.found: list[int] = list(position.foundations)
@@ -224,42 +209,33 @@ class Board:
         return rank <= min(found[(suit + 1) % 4], found[(suit + 2) % 4], found[(suit + 3) % 4]) + 1
 
     def play_safe(self, records: list[Record]) -> None:
-        """After the move last in ``records`` (or at the start), play every safe foundation move,
-        and with ``up_from_fits`` every card lying on a card it fits that can go up.
+        """After the move last in ``records`` (or at the start), play every safe foundation move.
 
-        A take-back is never followed by any: the card it brings back stays where it was
-        put, until the next move. Without ``up_from_fits``, only a column that lost cards can
-        offer a new card, and only a card going up makes others safe: so after a plain move
-        one column is looked at, not seven.
+        Only a column that lost cards can offer a new card, and only a card going up
+        makes others safe: so after a plain move one column is looked at, not seven.
         """
+        columns, down, found = self.columns, self.down, self.found
         if records:
             _, source, dest, _, _ = records[-1]
-            if source == F:
+            if source == F:  # a take-back makes nothing safe
                 return
-            if dest != F and not self.up_from_fits and not self._goes_up_at_once(source):
-                return
+            if dest != F:
+                column = columns[source]
+                if len(column) <= down[source]:
+                    return
+                card = column[-1]
+                if found[SUIT[card]] != RANK[card] - 1 or not self.is_safe(card):
+                    return
         again = True
         while again:
             again = False
             for index in range(COLUMN_COUNT):
-                if self._goes_up_at_once(index):
-                    records.append(self.play(self.columns[index][-1], F))
-                    again = True
-
-    def _goes_up_at_once(self, index: int) -> bool:
-        """The face-up top card of column ``index`` can go up, and is safe or (with
-        ``up_from_fits``) lies on a card it fits."""
-        column = self.columns[index]
-        length = len(column)
-        if length <= self.down[index]:
-            return False
-        card = column[-1]
-        if self.found[SUIT[card]] != RANK[card] - 1:
-            return False
-        if self.is_safe(card):
-            return True
-        on_a_fit = length - 1 > self.down[index] and self.natural[column[-2] * DECK_SIZE + card]
-        return self.up_from_fits and bool(on_a_fit)
+                column = columns[index]
+                if len(column) > down[index]:
+                    card = column[-1]
+                    if found[SUIT[card]] == RANK[card] - 1 and self.is_safe(card):
+                        records.append(self.play(card, F))
+                        again = True
 
     # ----------------------------------------------------------------- move generation
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INTERFACE_VERSION 7 /* core.py refuses a library built from another version */
+#define INTERFACE_VERSION 6 /* core.py refuses a library built from another version */
 
 enum {
     DECK_SIZE = 52,
@@ -116,7 +116,6 @@ typedef struct {
     uint8_t index[DECK_SIZE];     /* a card's place in its column */
     bool classic;
     bool eager; /* Board.eager: every foundation move is played at once (streamlined searches) */
-    bool up_from_fits; /* Board.up_from_fits: a card lying on a card it fits goes up when it can */
 } Board;
 
 #define DOWN(board, c) ((board)->column[c][0])
@@ -220,34 +219,29 @@ static bool is_safe(const Board *b, int card) {
 
 /* ------------------------------------------------------------------------- safe moves */
 
-/* Board._goes_up_at_once: column c's face-up top card can go up, and is safe or (up_from_fits)
- * lies on a card it fits. */
-static bool goes_up_at_once(const Board *b, int c) {
-    int length = b->length[c];
-    if (length <= DOWN(b, c)) return false;
-    const uint8_t *cards = CARDS(b, c);
-    int card = cards[length - 1];
-    if (!goes_up(b, card)) return false;
-    if (is_safe(b, card)) return true;
-    return b->up_from_fits && length - 1 > DOWN(b, c) && fits_on(b->classic, card, cards[length - 2]);
-}
-
-/* Board.play_safe: after the last of `records` (or at the start), every safe foundation move,
- * and with up_from_fits every card on a fit that can go up. Without up_from_fits, after a plain
- * move only the column it left can offer a card: the fast path. */
+/* Board.play_safe: after the last of `records` (or at the start), every safe foundation move.
+ * After a plain move only the column it left can offer a new card: the fast paths. */
 static void play_safe(Board *b, Record *records, int *count) {
     if (*count) {
         const Record *last = &records[*count - 1];
-        if (last->source == FOUNDATION) return; /* a take-back's card stays where it was put */
-        if (last->dest != FOUNDATION && !b->up_from_fits && !goes_up_at_once(b, last->source)) return;
+        if (last->source == FOUNDATION) return; /* a take-back makes nothing safe */
+        if (last->dest != FOUNDATION) {
+            int c = last->source;
+            if (b->length[c] <= DOWN(b, c)) return;
+            int card = top_card(b, c);
+            if (!goes_up(b, card) || !is_safe(b, card)) return;
+        }
     }
     bool again = true;
     while (again) {
         again = false;
         for (int c = 0; c < COLUMN_COUNT; c++) {
-            if (goes_up_at_once(b, c)) {
-                records[(*count)++] = play(b, top_card(b, c), FOUNDATION);
-                again = true;
+            if (b->length[c] > DOWN(b, c)) {
+                int card = top_card(b, c);
+                if (goes_up(b, card) && is_safe(b, card)) {
+                    records[(*count)++] = play(b, card, FOUNDATION);
+                    again = true;
+                }
             }
         }
     }
@@ -1189,14 +1183,13 @@ static int best_first_run(BestFirst *s, int slices, uint64_t stop_at) {
 int core_interface_version(void) { return INTERFACE_VERSION; }
 
 /* A board from its columns (`lengths[c]` cards each, bottom to top, one after the other),
- * face-down counts, foundations and Board.up_from_fits. NULL when it cannot be a position. */
+ * face-down counts and foundations. NULL when it cannot be a position. */
 Board *core_board_new(int classic, const uint8_t *cards, const uint8_t *lengths, const uint8_t *down,
-                      const uint8_t *found, int up_from_fits) {
+                      const uint8_t *found) {
     parents_init(); /* every search's board starts here */
     Board *b = calloc(1, sizeof *b);
     if (!b) return NULL;
     b->classic = classic != 0;
-    b->up_from_fits = up_from_fits != 0;
     memset(b->loc, FOUNDATION, sizeof b->loc);
     int at = 0;
     for (int c = 0; c < COLUMN_COUNT; c++) {

@@ -31,7 +31,7 @@ from .search import EXPANSIONS_PER_SLICE, Moves, Outcome, Search, start_board
 
 LIBRARY = Path(__file__).with_name("_core.so")
 BUILD_COMMAND = "cc -O2 -std=c99 -Wall -Wextra -shared -fPIC -o games/solver/_core.so games/solver/core.c"
-INTERFACE_VERSION = 7  # core.c's INTERFACE_VERSION: the functions below, as declared
+INTERFACE_VERSION = 6  # core.c's INTERFACE_VERSION: the functions below, as declared
 
 # Python slices run by one call into the core: 1.5 ms a call (median) on one core of the
 # development machine, where one Python slice takes the core 0.2 ms (depth-first, 128 steps)
@@ -57,7 +57,7 @@ _handle, _bytes, _int, _int64, _uint64 = (
     ctypes.c_uint64,
 )
 _SIGNATURES: dict[str, tuple[type | None, list[type]]] = {
-    "core_board_new": (_handle, [_int, _bytes, _bytes, _bytes, _bytes, _int]),
+    "core_board_new": (_handle, [_int, _bytes, _bytes, _bytes, _bytes]),
     "core_board_free": (None, [_handle]),
     "core_board_moves": (None, [_handle, _bytes, ctypes.POINTER(_int), _bytes, ctypes.POINTER(_int)]),
     "core_board_key": (_int, [_handle, _bytes]),
@@ -175,7 +175,6 @@ class CoreBoard(_Owned):
                 bytes(len(column) for column in columns),
                 bytes(board.down),
                 bytes(board.found),
-                board.up_from_fits,
             ),
             "the solver core refuses the board (not a position) or is out of memory",
         )
@@ -271,7 +270,7 @@ def depth_first(
 ) -> Search:
     """depth_first.depth_first, in the core."""
     streamlined = streamlined or keep_builds
-    board, root_moves = start_board(position, streamlined=streamlined, up_from_fits=True)
+    board, root_moves = start_board(position, streamlined=streamlined)
     if board.is_won():
         return Outcome("won", root_moves)
     table = _table(seen)
@@ -305,7 +304,7 @@ def best_first(
     deadlocks: bool = False,
 ) -> Search:
     """best_first.best_first, in the core."""
-    board, root_moves = start_board(position, up_from_fits=bound is None)
+    board, root_moves = start_board(position)
     if board.is_won():
         return Outcome("won", root_moves)
     if seen is not None:

@@ -36,7 +36,7 @@ def depth_first(
     leaves it only for its foundation. README.md, "Restarts".
     """
     streamlined = streamlined or keep_builds
-    board, root_moves = start_board(position, streamlined=streamlined, up_from_fits=True)
+    board, root_moves = start_board(position, streamlined=streamlined)
     if board.is_won():
         return Outcome("won", root_moves)
     scores = ColumnScores(board, weights)

@@ -34,17 +34,13 @@ class Outcome:
     by: str = ""  # the search that decided
 
 
-def start_board(
-    position: Position, *, streamlined: bool = False, up_from_fits: bool = False
-) -> tuple[Board, Moves]:
+def start_board(position: Position, *, streamlined: bool = False) -> tuple[Board, Moves]:
     """The board after the safe moves available at the start, and those moves.
 
     ``streamlined``: an eager board (``Board.eager``), after every foundation move available.
-    ``up_from_fits``: ``Board.up_from_fits``, after the cards lying on a fit that can go up.
     """
     board = Board(position)
     board.eager = streamlined
-    board.up_from_fits = up_from_fits
     records: list[Record] = []
     board.play_safe(records)
     return board, [(record[0], record[2]) for record in records]

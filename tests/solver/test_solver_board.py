@@ -122,32 +122,3 @@ def test_aces_are_always_safe_and_kings_last(rules):
     kings = [card for card in range(52) if RANK[card] == KING]
     assert all(board_with(rules, [12, 12, 12, 12]).is_safe(card) for card in kings)
     assert not board_with(rules, [12, 11, 12, 12]).is_safe(kings[0])  # Q♥ could still go on K♠
-
-
-def test_up_from_fits_sends_a_card_on_a_fit_up_at_once_but_not_right_after_its_take_back():
-    # ♠ to 2, ♥ to 4, ♣ to 2: the 5♥ (on the 6♠, a card it fits) and the 3♠ (on the 9♣, which
-    # it does not fit) could go up, and neither is safe: a black 4 or a red 2 is still out.
-    placed = {"6S", "5H", "9C", "3S"}
-    lows = {"S": 2, "H": 4, "C": 2, "D": 0}
-    rest = [rank + suit for suit, low in lows.items() for rank in "A23456789TJQK"[low:]]
-    columns = [["6S", "5H"], ["9C", "3S"], [card for card in rest if card not in placed]] + [[]] * 4
-    data = {"rules": "classic", "columns": columns, "face_down": [0] * 7, "foundations": [2, 4, 0, 2]}
-    three_of_spades = 2
-
-    board = Board(Position.from_layout(data))
-    records: list = []
-    board.play_safe(records)
-    assert records == []  # without up_from_fits: nothing is safe
-
-    board.up_from_fits = True
-    board.play_safe(records)
-    assert [record[0] for record in records] == [FIVE_OF_HEARTS]  # the 3♠ stays on the 9♣
-
-    # Taken back onto the 6♠, the 5♥ stays there (something may be placed on it next)...
-    take_back = [board.play(FIVE_OF_HEARTS, 0)]
-    board.play_safe(take_back)
-    assert len(take_back) == 1 and board.columns[0][-1] == FIVE_OF_HEARTS
-    # ...until the next move, which sends it up again.
-    after = [board.play(three_of_spades, FOUNDATION)]
-    board.play_safe(after)
-    assert [record[0] for record in after] == [three_of_spades, FIVE_OF_HEARTS]

@@ -96,10 +96,8 @@ def late_positions(rules: Rules, count: int, seed: str) -> list[Position]:
 def test_the_boards_agree_on_random_positions(rules):
     rng = random.Random(f"core boards {rules.value}")
     seen = {"positions": 0, "second tier": 0, "take-backs": 0, "safe moves": 0, "deadlocks": 0, "moves": 0}
-    seen["up from a fit"] = 0  # moves after which Board.up_from_fits sends more cards up
     for start in deals(rules, 30, "core boards"):
         for board in random_line(Board(start), rng, 60):
-            board.up_from_fits = rng.random() < 0.5
             theirs = core.CoreBoard(board)
             where = f"{start.code} at {board.key().hex()}"
             first, second = board.moves()
@@ -126,11 +124,6 @@ def test_the_boards_agree_on_random_positions(rules):
                 unplay_all(board, records)
                 theirs.unplay_all(records)
                 assert theirs.key() == key and theirs.moves() == (first, second), f"{where}: {card}>{dest}"
-                if board.up_from_fits:
-                    board.up_from_fits = False
-                    unplay_all(board, plain := play_with_safe(board, card, dest))
-                    board.up_from_fits = True
-                    seen["up from a fit"] += len(records) > len(plain)
                 seen["take-backs"] += board.loc[card] == FOUNDATION
             theirs.close()
             seen["positions"] += 1

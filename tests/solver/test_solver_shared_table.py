@@ -30,7 +30,6 @@ UNWINNABLE = ("YU1-C-VOITRDA", "YU1-C-VARSPYX", "YU1-C-AEYIQWL")
 def successors_missing(position: Position, seen: set[bytes]) -> list[bytes]:
     """Keys of positions in ``seen`` with no deadlock and a successor not in ``seen``."""
     board = Board(position)
-    board.up_from_fits = True  # as the searches' boards (search.start_board)
     missing = []
     for key in seen:
         board.load(key)

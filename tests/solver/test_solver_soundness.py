@@ -9,18 +9,14 @@ where it finds none; and a deadlock (blocks.py) only where the checker finds no 
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 from games.engine import CARD_NAMES, Rules
-from games.engine.move import FOUNDATION
-from games.solver import UNWINNABLE, WON, Position, core, depth_first, solve
+from games.solver import UNWINNABLE, WON, Position, solve
 from games.solver.blocks import deadlock
 from games.solver.board import Board
-from games.solver.budget import Budget
 from games.solver.checker import Disagreement, exhaust, recheck_unwinnable
-from games.solver.rating import DEFAULT_WEIGHTS
 
 LIMIT = 20_000  # positions the plain search may go through for one end game
 
@@ -120,42 +116,3 @@ def test_a_wrong_unwinnable_fails_loudly():
         recheck_unwinnable(position)
     assert recheck_unwinnable(BUILT["spades blocked"][0]) is True
     assert recheck_unwinnable(Position.from_code("YU1-C-AAAAAAB"), limit=50) is False  # too big to tell
-
-
-# End games (end_game(seed, classic)) that only a line taking back a card sent up from a fit
-# (Board.up_from_fits) wins: the card must come back for another to be placed on it.
-TAKEN_BACK = (2, 14, 19)
-
-
-def _alone(search, position: Position) -> str:
-    budget = Budget(time.perf_counter() + 60, 500_000)
-    running = search(position, budget, DEFAULT_WEIGHTS, None, deadlocks=True)
-    try:
-        while True:
-            next(running)
-    except StopIteration as stop:
-        return stop.value.result
-
-
-@pytest.mark.parametrize("search", [depth_first.depth_first, core.depth_first], ids=["python", "core"])
-def test_a_card_sent_up_from_a_fit_comes_back_when_a_win_needs_it(search, monkeypatch):
-    positions = [end_game(seed, Rules.CLASSIC) for seed in TAKEN_BACK]
-    for position in positions:
-        assert exhaust(position, LIMIT) is True
-        assert _alone(search, position) == WON, position.to_dict()
-
-    # A board that sent such cards up even right after a take-back could never keep one back:
-    # these end games are then lost, so they do test the take-back's exception.
-    play_safe_as_shipped = Board.play_safe
-
-    def play_safe(board: Board, records: list) -> None:
-        if records and records[-1][1] == FOUNDATION:
-            as_after_a_plain_move = [(records[-1][0], 0, 1, 0, False)]
-            play_safe_as_shipped(board, as_after_a_plain_move)
-            records += as_after_a_plain_move[1:]
-        else:
-            play_safe_as_shipped(board, records)
-
-    monkeypatch.setattr(Board, "play_safe", play_safe)
-    for position in positions:
-        assert _alone(depth_first.depth_first, position) == UNWINNABLE, position.to_dict()
