@@ -34,7 +34,7 @@ SOLVER_CORE := games/solver/_core.so
 help:
 	@echo "make run    serve the game at http://$(HOST):$(PORT)/ (SQLite, no other service)"
 	@echo "make test   run every test: Python, JavaScript and browser (PYTEST_ARGS=... to select)"
-	@echo "make lint   ruff check"
+	@echo "make lint   ruff check, ruff format --check"
 	@echo "make stack  gunicorn + Daphne (/ws/) + Celery worker + Celery beat against DATABASE_URL and REDIS_URL"
 
 $(BIN)/python:
@@ -110,6 +110,7 @@ $(SOLVER_CORE): games/solver/core.c
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # The full stack without Docker: point DATABASE_URL and REDIS_URL at running servers.
 stack: $(RUNTIME_STAMP) $(SOLVER_CORE)

@@ -42,8 +42,6 @@ def verification_resume(**kwargs) -> None:
     submissions_verify_resume()
 
 
-
-
 @shared_task(name=task_queue.SUBMISSION_VERIFY, **RETRY)
 def submission_verify_task(submission_id: int | None = None) -> int:
     """Settle the pending submissions, batch after batch; how many. (`submission_id`: from

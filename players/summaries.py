@@ -89,5 +89,3 @@ def player_summary(*, user, now: dt.datetime) -> dict:
     unranked = mine.filter(ranked=False, won=True).order_by("-received_at")[:RECENT_RESULTS]
     recent = Submission.objects.filter(user=user).order_by("-received_at", "-id")[:RECENT_RESULTS]
     return {"rules": per_rules, "unranked_wins": list(unranked), "recent": list(recent)}
-
-

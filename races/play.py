@@ -125,5 +125,3 @@ def seat_seen(*, user, public_id: str, now: datetime | None = None) -> bool:
         last_seen_at=now
     )
     return Race.objects.filter(public_id=public_id, state=Race.State.RUNNING).exists()
-
-

@@ -96,4 +96,3 @@ def game_result_from_record(*, game_id: int, now: datetime | None = None) -> Sub
         game.save(update_fields=["state", "finished_at"])
         transaction.on_commit(submissions_verify_soon, robust=True)
     return submission
-

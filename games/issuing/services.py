@@ -134,4 +134,3 @@ def games_expire(*, now: datetime | None = None) -> int:
     if expired:
         logger.info("issued games expired", extra={"count": expired})
     return expired
-

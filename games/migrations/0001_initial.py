@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,63 +14,122 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='IssuedGame',
+            name="IssuedGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=13)),
-                ('rules', models.CharField(choices=[('classic', 'Classic'), ('relaxed', 'Relaxed')], max_length=7)),
-                ('deal_number', models.BigIntegerField()),
-                ('issued_at', models.DateTimeField(db_index=True)),
-                ('state', models.CharField(choices=[('issued', 'Issued'), ('finished', 'Finished'), ('expired', 'Expired')], default='issued', max_length=8)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='issued_games', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=13)),
+                (
+                    "rules",
+                    models.CharField(choices=[("classic", "Classic"), ("relaxed", "Relaxed")], max_length=7),
+                ),
+                ("deal_number", models.BigIntegerField()),
+                ("issued_at", models.DateTimeField(db_index=True)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("issued", "Issued"), ("finished", "Finished"), ("expired", "Expired")],
+                        default="issued",
+                        max_length=8,
+                    ),
+                ),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="issued_games",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Submission',
+            name="Submission",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('client_id', models.UUIDField(unique=True)),
-                ('code', models.CharField(db_index=True, max_length=13)),
-                ('rules', models.CharField(choices=[('classic', 'Classic'), ('relaxed', 'Relaxed')], max_length=7)),
-                ('ranked', models.BooleanField()),
-                ('assisted', models.BooleanField(default=False)),
-                ('log', models.TextField()),
-                ('move_times_ms', models.JSONField()),
-                ('duration_ms', models.PositiveBigIntegerField()),
-                ('client_finished_at', models.DateTimeField()),
-                ('client_version', models.CharField(blank=True, max_length=64)),
-                ('body_hash', models.CharField(max_length=64)),
-                ('received_at', models.DateTimeField(db_index=True)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('verified', 'Verified'), ('rejected', 'Rejected')], db_index=True, default='pending', max_length=8)),
-                ('won', models.BooleanField(null=True)),
-                ('moves', models.PositiveIntegerField(null=True)),
-                ('foundation_cards', models.PositiveSmallIntegerField(null=True)),
-                ('score', models.PositiveIntegerField(null=True)),
-                ('points', models.PositiveIntegerField(null=True)),
-                ('reason_code', models.CharField(blank=True, max_length=32)),
-                ('reason', models.CharField(blank=True, max_length=300)),
-                ('engine_version', models.CharField(blank=True, max_length=16)),
-                ('settled_at', models.DateTimeField(blank=True, null=True)),
-                ('voided', models.BooleanField(default=False)),
-                ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='submission', to='games.issuedgame')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='submissions', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("client_id", models.UUIDField(unique=True)),
+                ("code", models.CharField(db_index=True, max_length=13)),
+                (
+                    "rules",
+                    models.CharField(choices=[("classic", "Classic"), ("relaxed", "Relaxed")], max_length=7),
+                ),
+                ("ranked", models.BooleanField()),
+                ("assisted", models.BooleanField(default=False)),
+                ("log", models.TextField()),
+                ("move_times_ms", models.JSONField()),
+                ("duration_ms", models.PositiveBigIntegerField()),
+                ("client_finished_at", models.DateTimeField()),
+                ("client_version", models.CharField(blank=True, max_length=64)),
+                ("body_hash", models.CharField(max_length=64)),
+                ("received_at", models.DateTimeField(db_index=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("verified", "Verified"), ("rejected", "Rejected")],
+                        db_index=True,
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                ("won", models.BooleanField(null=True)),
+                ("moves", models.PositiveIntegerField(null=True)),
+                ("foundation_cards", models.PositiveSmallIntegerField(null=True)),
+                ("score", models.PositiveIntegerField(null=True)),
+                ("points", models.PositiveIntegerField(null=True)),
+                ("reason_code", models.CharField(blank=True, max_length=32)),
+                ("reason", models.CharField(blank=True, max_length=300)),
+                ("engine_version", models.CharField(blank=True, max_length=16)),
+                ("settled_at", models.DateTimeField(blank=True, null=True)),
+                ("voided", models.BooleanField(default=False)),
+                (
+                    "game",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="submission",
+                        to="games.issuedgame",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="submissions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='issuedgame',
-            index=models.Index(fields=['user', 'state'], name='games_issue_user_id_b0667f_idx'),
+            model_name="issuedgame",
+            index=models.Index(fields=["user", "state"], name="games_issue_user_id_b0667f_idx"),
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['user', '-received_at'], name='games_submi_user_id_ec0d52_idx'),
+            model_name="submission",
+            index=models.Index(fields=["user", "-received_at"], name="games_submi_user_id_ec0d52_idx"),
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['status', 'received_at'], name='games_submi_status_a3918a_idx'),
+            model_name="submission",
+            index=models.Index(fields=["status", "received_at"], name="games_submi_status_a3918a_idx"),
         ),
         migrations.AddConstraint(
-            model_name='submission',
-            constraint=models.CheckConstraint(condition=models.Q(('status', 'pending'), ('settled_at__isnull', False), _connector='OR'), name='settled_has_time'),
+            model_name="submission",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status", "pending"), ("settled_at__isnull", False), _connector="OR"),
+                name="settled_has_time",
+            ),
         ),
     ]

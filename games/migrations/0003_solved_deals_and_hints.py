@@ -6,44 +6,73 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_submission_ranks'),
+        ("games", "0002_submission_ranks"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SolvedDeal',
+            name="SolvedDeal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rules', models.CharField(choices=[('classic', 'Classic'), ('relaxed', 'Relaxed')], max_length=7)),
-                ('deal_number', models.BigIntegerField()),
-                ('code', models.CharField(max_length=13, unique=True)),
-                ('result', models.CharField(choices=[('won', 'Won'), ('unwinnable', 'Unwinnable'), ('unknown', 'Unknown')], max_length=10)),
-                ('par', models.PositiveIntegerField(blank=True, null=True)),
-                ('solution', models.TextField(blank=True)),
-                ('nodes', models.PositiveBigIntegerField(default=0)),
-                ('seconds', models.FloatField(default=0.0)),
-                ('time_limit', models.FloatField(default=0.0)),
-                ('shortened', models.BooleanField(default=False)),
-                ('solved_at', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "rules",
+                    models.CharField(choices=[("classic", "Classic"), ("relaxed", "Relaxed")], max_length=7),
+                ),
+                ("deal_number", models.BigIntegerField()),
+                ("code", models.CharField(max_length=13, unique=True)),
+                (
+                    "result",
+                    models.CharField(
+                        choices=[("won", "Won"), ("unwinnable", "Unwinnable"), ("unknown", "Unknown")],
+                        max_length=10,
+                    ),
+                ),
+                ("par", models.PositiveIntegerField(blank=True, null=True)),
+                ("solution", models.TextField(blank=True)),
+                ("nodes", models.PositiveBigIntegerField(default=0)),
+                ("seconds", models.FloatField(default=0.0)),
+                ("time_limit", models.FloatField(default=0.0)),
+                ("shortened", models.BooleanField(default=False)),
+                ("solved_at", models.DateTimeField()),
             ],
             options={
-                'indexes': [models.Index(fields=['rules', 'result'], name='games_solve_rules_28f515_idx')],
-                'constraints': [models.UniqueConstraint(fields=('rules', 'deal_number'), name='solved_deal_unique_number')],
+                "indexes": [models.Index(fields=["rules", "result"], name="games_solve_rules_28f515_idx")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("rules", "deal_number"), name="solved_deal_unique_number")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='HintUse',
+            name="HintUse",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=13)),
-                ('created_at', models.DateTimeField()),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hint_uses', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=13)),
+                ("created_at", models.DateTimeField()),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hint_uses",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['user', 'code', 'created_at'], name='games_hintu_user_id_7f1d12_idx')],
+                "indexes": [
+                    models.Index(fields=["user", "code", "created_at"], name="games_hintu_user_id_7f1d12_idx")
+                ],
             },
         ),
     ]

@@ -5,20 +5,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_hidden_card_games'),
+        ("games", "0005_hidden_card_games"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='issuedgame',
-            name='daily_date',
+            model_name="issuedgame",
+            name="daily_date",
             field=models.DateField(blank=True, null=True),
         ),
         migrations.AddConstraint(
-            model_name='issuedgame',
-            constraint=models.UniqueConstraint(condition=models.Q(('daily_date__isnull', False)), fields=('user', 'rules', 'daily_date'), name='one_daily_game_per_player_rules_and_day'),
+            model_name="issuedgame",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("daily_date__isnull", False)),
+                fields=("user", "rules", "daily_date"),
+                name="one_daily_game_per_player_rules_and_day",
+            ),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_issuedgame_revealed'),
+        ("games", "0007_issuedgame_revealed"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='issuedgame',
-            name='code_sealed',
+            model_name="issuedgame",
+            name="code_sealed",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='issuedgame',
-            name='contest',
-            field=models.CharField(blank=True, default='', max_length=9),
+            model_name="issuedgame",
+            name="contest",
+            field=models.CharField(blank=True, default="", max_length=9),
         ),
     ]

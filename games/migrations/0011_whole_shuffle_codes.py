@@ -4,42 +4,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_submission_ranks_of'),
+        ("games", "0010_submission_ranks_of"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='solveddeal',
-            name='solved_deal_unique_number',
+            model_name="solveddeal",
+            name="solved_deal_unique_number",
         ),
         migrations.RemoveField(
-            model_name='issuedgame',
-            name='deal_number',
+            model_name="issuedgame",
+            name="deal_number",
         ),
         migrations.RemoveField(
-            model_name='solveddeal',
-            name='deal_number',
+            model_name="solveddeal",
+            name="deal_number",
         ),
         migrations.AlterField(
-            model_name='hintuse',
-            name='code',
+            model_name="hintuse",
+            name="code",
             field=models.CharField(max_length=64),
         ),
         migrations.AlterField(
-            model_name='issuedgame',
-            name='code',
+            model_name="issuedgame",
+            name="code",
             field=models.CharField(db_index=True, max_length=64),
         ),
         migrations.AlterField(
-            model_name='solveddeal',
-            name='code',
+            model_name="solveddeal",
+            name="code",
             field=models.CharField(max_length=64, unique=True),
         ),
         migrations.AlterField(
-            model_name='submission',
-            name='code',
+            model_name="submission",
+            name="code",
             field=models.CharField(db_index=True, max_length=64),
         ),
     ]

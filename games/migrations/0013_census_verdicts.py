@@ -4,27 +4,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0012_retire_seeded_hidden_games'),
+        ("games", "0012_retire_seeded_hidden_games"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CensusVerdict',
+            name="CensusVerdict",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('census', models.CharField(max_length=100)),
-                ('code', models.CharField(max_length=64)),
-                ('result', models.CharField(choices=[('won', 'Won'), ('unwinnable', 'Unwinnable'), ('unknown', 'Unknown')], max_length=10)),
-                ('seconds', models.FloatField()),
-                ('nodes', models.PositiveBigIntegerField()),
-                ('by', models.CharField(blank=True, max_length=200)),
-                ('moves', models.PositiveIntegerField(blank=True, null=True)),
-                ('settled_at', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("census", models.CharField(max_length=100)),
+                ("code", models.CharField(max_length=64)),
+                (
+                    "result",
+                    models.CharField(
+                        choices=[("won", "Won"), ("unwinnable", "Unwinnable"), ("unknown", "Unknown")],
+                        max_length=10,
+                    ),
+                ),
+                ("seconds", models.FloatField()),
+                ("nodes", models.PositiveBigIntegerField()),
+                ("by", models.CharField(blank=True, max_length=200)),
+                ("moves", models.PositiveIntegerField(blank=True, null=True)),
+                ("settled_at", models.DateTimeField()),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('census', 'code'), name='census_verdict_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("census", "code"), name="census_verdict_once")
+                ],
             },
         ),
     ]

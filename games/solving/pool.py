@@ -107,5 +107,3 @@ def winnable_codes_sample(*, rules: str, count: int) -> list[str]:
     chosen = _sampler.sample(ids, min(count, len(ids)))
     codes = dict(SolvedDeal.objects.filter(pk__in=chosen).values_list("pk", "code"))
     return [codes[pk] for pk in chosen]
-
-

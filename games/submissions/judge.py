@@ -18,6 +18,7 @@ from games.models import Submission
 
 Status = Submission.Status
 
+
 @dataclass(frozen=True)
 class Judgement:
     status: str

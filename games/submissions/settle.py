@@ -31,14 +31,13 @@ logger = logging.getLogger(__name__)
 
 Status = Submission.Status
 
+
 def submission_verify(*, submission_id: int, now: datetime | None = None) -> Submission | None:
     """Settle a pending submission once; a settled or missing one is left as it is."""
     settled = _settle(Submission.objects.filter(pk=submission_id), now=now)
     if settled:
         return settled[0]
     return Submission.objects.select_related("game").filter(pk=submission_id).first()
-
-
 
 
 def submissions_verify_pending(

@@ -393,4 +393,3 @@ def _items(flat: list, details: list | None = None) -> list[IndexItem]:
             )
         )
     return items
-

@@ -4,40 +4,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboard', '0003_seasonsnapshot_seasonstanding'),
+        ("leaderboard", "0003_seasonsnapshot_seasonstanding"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='boardentry',
-            name='board',
+            model_name="boardentry",
+            name="board",
             field=models.CharField(max_length=64),
         ),
         migrations.AlterField(
-            model_name='boardentry',
-            name='code',
+            model_name="boardentry",
+            name="code",
             field=models.CharField(max_length=64),
         ),
         migrations.AlterField(
-            model_name='boardrepair',
-            name='board',
+            model_name="boardrepair",
+            name="board",
             field=models.CharField(max_length=64, unique=True),
         ),
         migrations.AlterField(
-            model_name='dailydeal',
-            name='code',
+            model_name="dailydeal",
+            name="code",
             field=models.CharField(db_index=True, max_length=64),
         ),
         migrations.AlterField(
-            model_name='logfingerprint',
-            name='code',
+            model_name="logfingerprint",
+            name="code",
             field=models.CharField(max_length=64),
         ),
         migrations.AlterField(
-            model_name='seasonsnapshot',
-            name='board',
+            model_name="seasonsnapshot",
+            name="board",
             field=models.CharField(max_length=64, unique=True),
         ),
     ]

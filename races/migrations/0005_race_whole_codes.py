@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('races', '0004_fair_ratings_and_devices'),
+        ("races", "0004_fair_ratings_and_devices"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='race',
-            name='code',
+            model_name="race",
+            name="code",
             field=models.CharField(blank=True, max_length=64),
         ),
     ]

@@ -39,8 +39,9 @@ def spy_rebuild(*, user_id):
 def seam_spy():
     SEAM_CALLS.clear()
     # A suspension is told through accounts' own listeners (accounts/listeners.py).
-    with listeners_replaced(places=[spy_record], players=[spy_rebuild]), account_listeners_replaced(
-        standing=[spy_rebuild]
+    with (
+        listeners_replaced(places=[spy_record], players=[spy_rebuild]),
+        account_listeners_replaced(standing=[spy_rebuild]),
     ):
         yield SEAM_CALLS
     SEAM_CALLS.clear()

@@ -81,6 +81,7 @@ def test_a_replay_names_its_deals_par_only_when_it_may_name_the_deal():
         code=result.code,
         defaults={"rules": "classic", "result": SolvedDeal.Result.WON, "par": 77, "solved_at": NOON},
     )
+
     def answer(code_public: bool) -> tuple:
         fields = ReplayDetailApi.OutputSerializer(result, context={"code_public": code_public}).fields
         return fields["code"].to_representation(result), fields["par"].to_representation(result)

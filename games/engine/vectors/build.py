@@ -134,13 +134,13 @@ ABOUT = {
     "legal_moves": "The legal moves after a log, in canonical order (docs/rules.md).",
     "positions": "The position after a log (Game.to_dict()); undo included.",
     "hidden": "Games from a visible deal, whose face-down cards are unknown until revealed (docs/rules.md, "
-    "\"Positions with unknown face-down cards\"). Build the game from deal and revealed, then take the "
+    '"Positions with unknown face-down cards"). Build the game from deal and revealed, then take the '
     "steps in order: a token is played (result: played, or the refusal code), a reveal {column, depth, "
     "card} is told (result: revealed, or the refusal code); after each step, awaiting is the place "
     "waiting for a reveal (or null) and points the points. Then compare position and the legal moves. "
     "Every reveal of a real deal was answered from the deal of code, and the game matched Game(code) "
     "at every step.",
-    "finish": "Finishing (docs/rules.md, \"Finishing\"): after a log, the foundation moves that win when "
+    "finish": 'Finishing (docs/rules.md, "Finishing"): after a log, the foundation moves that win when '
     "foundation moves alone do and no card lies face down, lowest rank first (the leftmost column at equal "
     "ranks); null when a card lies face down, when a card is blocked, or when the game is won.",
     "visible_deals": "Visible deals (VisibleDeal.to_dict()): the visible deal of a code, deals a game is "

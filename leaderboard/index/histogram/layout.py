@@ -152,4 +152,3 @@ def record_key(record: bytes | None) -> int | None:
 def others_expire_at(expire_at) -> str:
     """When a board's keys other than its head expire ('' for never)."""
     return str(int(expire_at) + EXPIRE_GRACE) if expire_at else ""
-
