@@ -13,7 +13,7 @@ a position with such an event has no win. README.md, "Deadlocks", has the proof.
 from __future__ import annotations
 
 from games.engine.cards import DECK_SIZE, KING, RANK, SUIT
-from games.engine.move import COLUMN_COUNT
+from games.engine.move import COLUMN_COUNT, FOUNDATION
 
 from .board import TABLES, Board, Record
 
@@ -101,14 +101,14 @@ def requirements(board: Board) -> tuple[list[Option | None], list[list[Option] |
     return base, ways
 
 
-def may_leave_a_deadlock(record: Record) -> bool:
+def worth_a_deadlock_test(record: Record) -> bool:
     """Whether a depth-first search tests the position a move (its record) leads to.
 
     A move to or from a foundation is not followed by a test: a take-back's card can go
     straight back up, and a card going up gives the others what they wait on sooner. Of
     189,128 such tests in a proof, none found a deadlock; the test is sound either way.
     """
-    return record[1] != COLUMN_COUNT and record[2] != COLUMN_COUNT
+    return record[1] != FOUNDATION and record[2] != FOUNDATION
 
 
 def deadlock(board: Board) -> int | None:

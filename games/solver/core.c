@@ -699,8 +699,8 @@ static int find_deadlock(Deadlock *d, const Board *b) {
     return NO_DEADLOCK;
 }
 
-/* blocks.may_leave_a_deadlock: a move from column to column (`records` start with it), tested. */
-static inline bool may_leave_a_deadlock(const Record *records) {
+/* blocks.worth_a_deadlock_test: a move from column to column (`records` start with it), tested. */
+static inline bool worth_a_deadlock_test(const Record *records) {
     return records[0].source != FOUNDATION && records[0].dest != FOUNDATION;
 }
 
@@ -984,7 +984,7 @@ static int depth_first_run(DepthFirst *s, int slices, uint64_t stop_at) {
         s->levels[s->level_count++] = s->record_count;
         s->record_count += (size_t)played;
         if (is_won(&s->board)) return s->status = WON;
-        if (s->deadlock && may_leave_a_deadlock(records)) {
+        if (s->deadlock && worth_a_deadlock_test(records)) {
             int event = find_deadlock(s->deadlock, &s->board);
             if (event == DEADLOCK_NO_MEMORY) return depth_first_fail(s);
             if (event != NO_DEADLOCK) { /* no line from here wins */

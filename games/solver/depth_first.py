@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from games.engine.move import COLUMN_COUNT, FOUNDATION
 
-from .blocks import deadlock, may_leave_a_deadlock
+from .blocks import deadlock, worth_a_deadlock_test
 from .board import Board, Record
 from .budget import Budget
 from .position import Position
@@ -69,7 +69,7 @@ def depth_first(
         path.append(records)
         if board.is_won():
             return Outcome("won", root_moves + [(r[0], r[2]) for level in path for r in level])
-        if deadlocks and may_leave_a_deadlock(records[0]) and deadlock(board) is not None:
+        if deadlocks and worth_a_deadlock_test(records[0]) and deadlock(board) is not None:
             unplay_all(board, path.pop())
             continue
         stack.append(_ordered(board, scores, seen, streamlined, keep_builds))
