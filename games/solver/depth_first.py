@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from games.engine.move import COLUMN_COUNT, FOUNDATION
+from games.engine.move import FOUNDATION
 
 from .blocks import deadlock, worth_a_deadlock_test
 from .board import Board, Record
@@ -99,7 +99,7 @@ def _ordered(
         key = board.key()
         if key not in seen:
             change, _ = rescore(board, scores, keys, records)
-            gained = sum((r[2] == COLUMN_COUNT) - (r[1] == COLUMN_COUNT) for r in records)
+            gained = sum((r[2] == FOUNDATION) - (r[1] == FOUNDATION) for r in records)
             rated.append((change - bonus * gained, card, dest, key))
         unplay_all(board, records)
     rated.sort()
